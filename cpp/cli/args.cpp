@@ -1,0 +1,71 @@
+#include "args.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace attncli {
+
+Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& allowed) {
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    if (a.rfind("--", 0) != 0 || a.size() == 2) throw UsageError("unexpected argument '" + a + "'");
+    const std::string name = a.substr(2);
+    if (!allowed.count(name)) throw UsageError("unknown option '" + a + "'");
+    if (values_.count(name)) throw UsageError("option '" + a + "' given twice");
+    if (i + 1 >= argv.size()) throw UsageError("option '" + a + "' needs a value");
+    values_[name] = argv[++i];
+  }
+}
+
+std::string Args::text(const std::string& name, const std::string& fallback) const {
+  auto it = values_.find(name);
+  return it == values_.end() ? fallback : it->second;
+}
+
+static double parse_real(const std::string& name, const std::string& s) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v))
+    throw UsageError("--" + name + " must be a finite number, got '" + s + "'");
+  return v;
+}
+
+double Args::real(const std::string& name, double fallback) const {
+  auto it = values_.find(name);
+  return it == values_.end() ? fallback : parse_real(name, it->second);
+}
+
+std::uint64_t Args::integer(const std::string& name, std::uint64_t fallback, std::uint64_t lo,
+                            std::uint64_t hi) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  const std::string& s = it->second;
+  const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  bool digits = !s.empty() && s.size() <= 19;
+  for (char c : s) digits = digits && c >= '0' && c <= '9';
+  if (!digits) throw UsageError("--" + name + " must be an integer in " + range + ", got '" + s + "'");
+  const std::uint64_t v = std::strtoull(s.c_str(), nullptr, 10);
+  if (v < lo || v > hi)
+    throw UsageError("--" + name + " must be an integer in " + range + ", got " + s);
+  return v;
+}
+
+std::vector<double> Args::reals(const std::string& name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) throw UsageError("--" + name + " is required");
+  std::vector<double> out;
+  const std::string& s = it->second;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = s.find(',', start);
+    const std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    out.push_back(parse_real(name, item));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace attncli

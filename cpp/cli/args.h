@@ -1,0 +1,35 @@
+// A small, strict option parser: --name value pairs only, every value checked.
+// Any mistake is a UsageError, which main() prints on one line with exit status 2.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace attncli {
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Args {
+ public:
+  // argv after the command name; `allowed` are option names without "--".
+  Args(const std::vector<std::string>& argv, const std::set<std::string>& allowed);
+
+  bool has(const std::string& name) const { return values_.count(name) != 0; }
+  std::string text(const std::string& name, const std::string& fallback) const;
+  double real(const std::string& name, double fallback) const;
+  std::uint64_t integer(const std::string& name, std::uint64_t fallback, std::uint64_t lo,
+                        std::uint64_t hi) const;
+  std::vector<double> reals(const std::string& name) const;  // "14,10,12"
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+}  // namespace attncli

@@ -1,0 +1,219 @@
+#include "commands.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "args.h"
+#include "attention.h"
+#include "divisor.h"
+#include "dot.h"
+#include "argument_error.h"
+#include "size_limits.h"
+#include "qk_sampler.h"
+#include "softmax.h"
+
+namespace attncli {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+constexpr std::size_t kMaxInputBytes = 64u << 20;
+
+// A float printed as the shortest decimal that reads back to the same float,
+// so 0.419229f shows as 0.419229, not 0.41922900080680847.
+double shortest(float f) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, f);
+  *r.ptr = '\0';
+  return std::strtod(buf, nullptr);
+}
+
+Json float_matrix(const std::vector<float>& data, std::size_t rows, std::size_t cols) {
+  Json m = Json::array();
+  for (std::size_t i = 0; i < rows; ++i) {
+    Json row = Json::array();
+    for (std::size_t j = 0; j < cols; ++j) row.push_back(shortest(data[i * cols + j]));
+    m.push_back(std::move(row));
+  }
+  return m;
+}
+
+// Reads a JSON [[...], ...] of numbers into row-major floats; names the first bad element.
+std::vector<float> read_matrix(const Json& doc, const char* name, std::size_t& rows,
+                               std::size_t& cols) {
+  const std::string n(name);
+  if (!doc.contains(name)) throw UsageError("input: missing \"" + n + "\"");
+  const Json& m = doc.at(name);
+  if (!m.is_array() || m.empty())
+    throw UsageError("input: \"" + n + "\" must be a non-empty array of rows");
+  rows = m.size();
+  cols = 0;
+  std::vector<float> out;
+  for (std::size_t i = 0; i < rows; ++i) {
+    const Json& row = m[i];
+    const std::string where = n + "[" + std::to_string(i) + "]";
+    if (!row.is_array() || row.empty())
+      throw UsageError("input: " + where + " must be a non-empty array of numbers");
+    if (i == 0) cols = row.size();
+    if (row.size() != cols)
+      throw UsageError("input: " + where + " has " + std::to_string(row.size()) +
+                       " numbers, but " + n + "[0] has " + std::to_string(cols));
+    if (rows > attn::limits::kMaxSeqLen || cols > attn::limits::kMaxDk)
+      throw UsageError("input: \"" + n + "\" is larger than the limits (" +
+                       std::to_string(attn::limits::kMaxSeqLen) + " rows, " +
+                       std::to_string(attn::limits::kMaxDk) + " columns)");
+    for (std::size_t j = 0; j < cols; ++j) {
+      const Json& x = row[j];
+      const std::string at = where + "[" + std::to_string(j) + "]";
+      if (!x.is_number()) throw UsageError("input: " + at + " is not a number");
+      const double v = x.get<double>();
+      if (!std::isfinite(v) || std::fabs(v) > std::numeric_limits<float>::max())
+        throw UsageError("input: " + at + " is outside the float range");
+      out.push_back(static_cast<float>(v));
+    }
+  }
+  return out;
+}
+
+std::string slurp(const std::string& path, std::istream& in) {
+  std::string data;
+  auto read_all = [&](std::istream& s) {
+    char buf[65536];
+    while (s.read(buf, sizeof buf) || s.gcount() > 0) {
+      data.append(buf, static_cast<std::size_t>(s.gcount()));
+      if (data.size() > kMaxInputBytes)
+        throw UsageError("input: larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB");
+    }
+  };
+  if (path == "-") {
+    read_all(in);
+  } else {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw UsageError("input: cannot open '" + path + "'");
+    read_all(f);
+    if (f.bad()) throw UsageError("input: cannot read '" + path + "'");
+  }
+  return data;
+}
+
+}  // namespace
+
+int run_softmax(const std::vector<std::string>& argv, std::ostream& out) {
+  const Args a(argv, {"scores", "divisor", "dk"});
+  const std::vector<double> scores = a.reals("scores");
+  attn::Divisor div = attn::Divisor::value(1.0);
+  if (a.has("divisor")) div = attn::Divisor::parse(a.text("divisor", ""));
+  if (div.kind() != attn::Divisor::Kind::Value && !a.has("dk"))
+    throw UsageError("--divisor " + div.label() + " needs --dk");
+  const auto dk = a.integer("dk", 1, 1, attn::limits::kMaxDk);
+  const double d = div.resolve(dk);
+  std::vector<double> probs(scores.size());
+  const auto st = attn::softmax_stats(scores.data(), scores.size(), d, probs.data());
+  Json j;
+  j["scores"] = scores;
+  j["divisor"] = d;
+  j["probs"] = probs;
+  j["entropy"] = st.entropy;
+  j["max_prob"] = st.max_prob;
+  j["jacobian_norm"] = st.jacobian_norm;
+  out << j.dump() << "\n";
+  return 0;
+}
+
+int run_variance(const std::vector<std::string>& argv, std::ostream& out) {
+  const Args a(argv, {"dk", "samples", "seed", "divisor", "rho", "sigma-q", "sigma-k", "bins"});
+  if (!a.has("dk")) throw UsageError("--dk is required");
+  attn::QkConfig c;
+  c.dk = a.integer("dk", 64, 1, attn::limits::kMaxDk);
+  const auto samples = a.integer("samples", 10000, 2, attn::limits::kMaxSamples);
+  c.seed = a.integer("seed", 0, 0, std::numeric_limits<std::uint64_t>::max() >> 11);
+  const auto div = attn::Divisor::parse(a.text("divisor", "sqrt"));
+  c.divisor = div.resolve(c.dk);
+  c.rho = a.real("rho", 0.0);
+  c.sigma_q = a.real("sigma-q", 1.0);
+  c.sigma_k = a.real("sigma-k", 1.0);
+  c.bins = a.integer("bins", 64, 1, attn::limits::kMaxBins);
+  attn::QkSampler sampler(c);
+  sampler.draw(samples);
+  const auto s = sampler.summary();
+  Json j;
+  j["dk"] = c.dk;
+  j["samples"] = s.samples;
+  j["mean"] = s.mean;
+  j["var"] = s.var;
+  j["scaled_mean"] = s.scaled_mean;
+  j["scaled_var"] = s.scaled_var;
+  j["theory_mean"] = s.theory_mean;
+  j["theory_var"] = s.theory_var;
+  j["theory_scaled_var"] = s.theory_scaled_var;
+  j["var_stderr"] = s.var_stderr;
+  j["divisor"] = c.divisor;
+  j["divisor_label"] = div.label();
+  j["rho"] = c.rho;
+  j["sigma_q"] = c.sigma_q;
+  j["sigma_k"] = c.sigma_k;
+  j["seed"] = c.seed;
+  j["kernel"] = attn::dot_f32_kernel_name();
+  std::vector<std::uint64_t> counts(sampler.histogram().begin(), sampler.histogram().end());
+  j["histogram"] = {{"lo", s.hist_lo}, {"hi", s.hist_hi}, {"below", s.below},
+                    {"above", s.above}, {"counts", counts}};
+  out << j.dump() << "\n";
+  return 0;
+}
+
+int run_attention(const std::vector<std::string>& argv, std::istream& in, std::ostream& out) {
+  const Args a(argv, {"input", "divisor"});
+  if (!a.has("input")) throw UsageError("--input FILE is required ('-' reads standard input)");
+  Json doc;
+  try {
+    doc = Json::parse(slurp(a.text("input", "-"), in));
+  } catch (const Json::parse_error& e) {
+    throw UsageError(std::string("input: not valid JSON: ") + e.what());
+  }
+  if (!doc.is_object()) throw UsageError("input: must be a JSON object with \"q\", \"k\", \"v\"");
+  attn::AttentionShape s;
+  std::size_t mk = 0, dkk = 0, mv = 0;
+  const auto q = read_matrix(doc, "q", s.n, s.dk);
+  const auto k = read_matrix(doc, "k", mk, dkk);
+  const auto v = read_matrix(doc, "v", mv, s.dv);
+  if (dkk != s.dk)
+    throw UsageError("input: q rows have " + std::to_string(s.dk) + " numbers but k rows have " +
+                     std::to_string(dkk));
+  if (mv != mk)
+    throw UsageError("input: k has " + std::to_string(mk) + " rows but v has " + std::to_string(mv));
+  s.m = mk;
+  std::string div_text = "sqrt";
+  if (doc.contains("divisor")) {
+    const Json& d = doc["divisor"];
+    if (d.is_string()) {
+      div_text = d.get<std::string>();
+    } else if (d.is_number()) {
+      std::ostringstream o;
+      o.precision(17);
+      o << d.get<double>();
+      div_text = o.str();
+    } else {
+      throw UsageError("input: \"divisor\" must be \"sqrt\", \"dk\" or a number");
+    }
+  }
+  if (a.has("divisor")) div_text = a.text("divisor", "");
+  const auto div = attn::Divisor::parse(div_text);
+  std::vector<float> w(s.n * s.m), o(s.n * s.dv);
+  attn::attention_forward(q.data(), k.data(), v.data(), s, div.resolve(s.dk), w.data(), o.data());
+  Json j;
+  j["divisor"] = div.resolve(s.dk);
+  j["weights"] = float_matrix(w, s.n, s.m);
+  j["output"] = float_matrix(o, s.n, s.dv);
+  out << j.dump() << "\n";
+  return 0;
+}
+
+}  // namespace attncli

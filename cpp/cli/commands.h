@@ -1,0 +1,14 @@
+// The CLI's commands; each prints one JSON object on stdout.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace attncli {
+
+int run_softmax(const std::vector<std::string>& args, std::ostream& out);
+int run_variance(const std::vector<std::string>& args, std::ostream& out);
+int run_attention(const std::vector<std::string>& args, std::istream& in, std::ostream& out);
+
+}  // namespace attncli

@@ -1,0 +1,53 @@
+// attnlab: the attention core from the command line. One JSON object on
+// stdout; any bad input is one line on stderr and exit status 2.
+#include <exception>
+#include <iostream>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "commands.h"
+#include "argument_error.h"
+
+namespace {
+
+const char* kUsage =
+    "usage: attnlab COMMAND [OPTIONS]\n"
+    "  softmax   --scores 14,10,12 [--divisor X|sqrt|dk --dk N]\n"
+    "  variance  --dk N [--samples N] [--seed S] [--divisor sqrt|dk|X] [--rho R]\n"
+    "            [--sigma-q A] [--sigma-k B] [--bins N]\n"
+    "  attention --input FILE|-  [--divisor sqrt|dk|X]\n"
+    "            FILE: {\"q\":[[...]],\"k\":[[...]],\"v\":[[...]],\"divisor\":\"sqrt\"}\n";
+
+int fail(const std::string& message) {
+  std::cerr << "attnlab: " << message << "\n";
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  if (argc < 2) return fail("no command given (try --help)");
+  const std::string cmd = argv[1];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  const std::vector<std::string> rest(argv + 2, argv + argc);
+  try {
+    if (cmd == "softmax") return attncli::run_softmax(rest, std::cout);
+    if (cmd == "variance") return attncli::run_variance(rest, std::cout);
+    if (cmd == "attention") return attncli::run_attention(rest, std::cin, std::cout);
+    return fail("unknown command '" + cmd + "' (try --help)");
+  } catch (const attncli::UsageError& e) {
+    return fail(e.what());
+  } catch (const attn::ArgumentError& e) {
+    return fail(e.what());
+  } catch (const std::bad_alloc&) {
+    return fail("out of memory");
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+}

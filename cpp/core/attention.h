@@ -1,0 +1,22 @@
+// Scaled dot-product attention, forward: W = softmax(Q K^T / divisor), O = W V.
+// Shapes: Q [n x dk], K [m x dk], V [m x dv], W [n x m], O [n x dv], row-major.
+#pragma once
+
+#include <cstddef>
+
+namespace attn {
+
+struct AttentionShape {
+  std::size_t n = 0;   // queries
+  std::size_t m = 0;   // keys and values
+  std::size_t dk = 0;  // query/key width
+  std::size_t dv = 0;  // value width
+};
+
+// Checks every size against limits.h, every input for NaN/inf, and the divisor;
+// throws ArgumentError naming the first bad one. Then computes weights and out.
+// A score that overflows float (inputs near 1e19 and up) is an error too.
+void attention_forward(const float* q, const float* k, const float* v, const AttentionShape& shape,
+                       double divisor, float* weights, float* out);
+
+}  // namespace attn

@@ -1,0 +1,18 @@
+// Argument checks shared by the core's entry points; each throws ArgumentError
+// with a message that names the argument and its allowed range.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace attn {
+
+void check_size(const char* name, std::size_t value, std::size_t lo, std::size_t hi);
+// a * b <= hi, without overflowing size_t (32 bits in wasm).
+void check_product(const char* name, std::size_t a, std::size_t b, std::size_t hi);
+void check_real(const char* name, double value, double lo, double hi);
+void check_finite(const char* name, const float* data, std::size_t count);
+void check_finite(const char* name, const double* data, std::size_t count);
+void check_not_null(const char* name, const void* p);
+
+}  // namespace attn

@@ -1,0 +1,35 @@
+// Dot-product kernels. Each SIMD kernel has a scalar twin with the same
+// signature; dot_f32() picks the SIMD one where the build has SIMD128.
+// Names follow XNNPACK: op, then ISA, then unroll/accumulators.
+#pragma once
+
+#include <cstddef>
+
+namespace attn {
+
+// Reference: one accumulator, left to right, as a reader would write it.
+float dot_f32__scalar(const float* a, const float* b, std::size_t n);
+
+#if defined(__wasm_simd128__)
+// 4 independent f32x4 accumulators (16 floats a step), then an explicit tail.
+float dot_f32__wasmsimd_acc4(const float* a, const float* b, std::size_t n);
+#endif
+
+inline float dot_f32(const float* a, const float* b, std::size_t n) {
+#if defined(__wasm_simd128__)
+  return dot_f32__wasmsimd_acc4(a, b, n);
+#else
+  return dot_f32__scalar(a, b, n);
+#endif
+}
+
+// Which dot kernel dot_f32() runs, for the page and the CLI to report.
+inline const char* dot_f32_kernel_name() {
+#if defined(__wasm_simd128__)
+  return "dot_f32__wasmsimd_acc4";
+#else
+  return "dot_f32__scalar";
+#endif
+}
+
+}  // namespace attn

@@ -1,0 +1,20 @@
+// Documented limits on every size the core accepts. They keep one call's work
+// and memory bounded (the page must never freeze or run out of wasm memory).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace attn::limits {
+
+inline constexpr std::size_t kMaxDk = 65536;           // d_k, d_v
+inline constexpr std::size_t kMaxSeqLen = 4096;        // n, m in attention
+inline constexpr std::size_t kMaxAttentionElems = std::size_t{1} << 24;  // n*m, n*d, m*d
+inline constexpr std::size_t kMaxSamples = 10'000'000; // Monte Carlo samples in one call
+inline constexpr std::size_t kMaxSampleWork = 100'000'000;  // d_k * samples in one call
+inline constexpr std::size_t kMaxProofDk = 8;          // proof terms: d_k^2 running means
+inline constexpr std::size_t kMaxBins = 4096;          // histogram bins
+inline constexpr std::size_t kMaxScores = 1'000'000;   // one softmax row
+inline constexpr double kMaxDivisor = 1e12;
+
+}  // namespace attn::limits

@@ -1,0 +1,86 @@
+#include "softmax.h"
+
+#include <cmath>
+#include <vector>
+
+#include "check.h"
+#include "divisor.h"
+#include "size_limits.h"
+
+namespace attn {
+
+SoftmaxStats softmax_stats(const double* scores, std::size_t n, double divisor, double* probs) {
+  check_size("scores length", n, 1, limits::kMaxScores);
+  check_not_null("scores", scores);
+  check_not_null("probs", probs);
+  check_finite("scores", scores, n);
+  Divisor::value(divisor);  // throws unless 0 < divisor <= kMaxDivisor
+
+  // 1. z_i = (s_i - max) / divisor <= 0, so exp(z_i) is in [0, 1]. Subtracting
+  //    before dividing keeps s/divisor from overflowing for a small divisor.
+  std::size_t a = 0;
+  for (std::size_t i = 1; i < n; ++i)
+    if (scores[i] > scores[a]) a = i;
+  const double smax = scores[a];
+
+  // 2. e_i = exp(z_i) into probs; rest = sum over i != argmax (the argmax has e = 1).
+  //    Keeping `rest` apart gives 1 - p_max = rest / (1 + rest) without cancellation.
+  double rest = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i == a) continue;
+    probs[i] = std::exp((scores[i] - smax) / divisor);  // -inf -> 0 for huge gaps
+    rest += probs[i];
+  }
+  const double total = 1.0 + rest;
+  probs[a] = 1.0 / total;
+  for (std::size_t i = 0; i < n; ++i)
+    if (i != a) probs[i] /= total;
+
+  SoftmaxStats st;
+  st.argmax = a;
+  st.max_prob = probs[a];
+
+  // 3. Entropy H = -sum p ln p = ln(total) - sum p_i z_i; ln(total) = log1p(rest).
+  //    Terms with p_i == 0 contribute 0 (and would be 0 * -inf otherwise).
+  double pz = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i == a || probs[i] == 0.0) continue;
+    pz += probs[i] * ((scores[i] - smax) / divisor);
+  }
+  st.entropy = std::log1p(rest) - pz;
+  if (st.entropy < 0) st.entropy = 0;  // rounding at exactly one-hot
+
+  // 4. ||J||_F^2 = sum_i p_i^2 (1 - p_i)^2 + sum_{i != j} p_i^2 p_j^2.
+  //    With R = sum_{j != a} p_j^2, the off-diagonal part is
+  //    p_a^2 R (row a) + sum_{i != a} p_i^2 (p_a^2 + R - p_i^2), and
+  //    1 - p_a = rest / total: no term cancels when p is nearly one-hot.
+  double r = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (i != a) r += probs[i] * probs[i];
+  const double pa = probs[a];
+  const double one_minus_pa = rest / total;
+  double diag = pa * pa * one_minus_pa * one_minus_pa;
+  double off = pa * pa * r;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i == a) continue;
+    const double p2 = probs[i] * probs[i];
+    diag += p2 * (1.0 - probs[i]) * (1.0 - probs[i]);
+    off += p2 * (pa * pa + (r - p2));
+  }
+  st.jacobian_norm = std::sqrt(diag + off);
+  return st;
+}
+
+void softmax_f32_inplace(float* x, std::size_t n) {
+  float mx = x[0];
+  for (std::size_t i = 1; i < n; ++i) mx = x[i] > mx ? x[i] : mx;
+  float sum = 0.0f;
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = std::exp(x[i] - mx);
+    sum += x[i];
+  }
+  const float inv = 1.0f / sum;  // sum >= 1: the max element contributes exp(0)
+  for (std::size_t i = 0; i < n; ++i) x[i] *= inv;
+}
+
+}  // namespace attn

@@ -175,7 +175,7 @@ int run_attention(const std::vector<std::string>& argv, std::istream& in, std::o
   Json doc;
   try {
     doc = Json::parse(slurp(a.text("input", "-"), in));
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // parse_error, or out_of_range for 1e400
     throw UsageError(std::string("input: not valid JSON: ") + e.what());
   }
   if (!doc.is_object()) throw UsageError("input: must be a JSON object with \"q\", \"k\", \"v\"");

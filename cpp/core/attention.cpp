@@ -1,7 +1,6 @@
 #include "attention.h"
 
 #include <cmath>
-#include <sstream>
 
 #include "check.h"
 #include "divisor.h"
@@ -9,6 +8,7 @@
 #include "argument_error.h"
 #include "size_limits.h"
 #include "softmax.h"
+#include "text.h"
 
 namespace attn {
 
@@ -43,9 +43,8 @@ void attention_forward(const float* q, const float* k, const float* v, const Att
     for (std::size_t j = 0; j < s.m; ++j) {
       w[j] = dot_f32(q + i * s.dk, k + j * s.dk, s.dk) * inv;
       if (!std::isfinite(w[j])) {
-        std::ostringstream msg;
-        msg << "score (" << i << ", " << j << ") overflowed float: q and k entries are too large";
-        throw ArgumentError("q", msg.str());
+        throw ArgumentError("q", "score (" + std::to_string(i) + ", " + std::to_string(j) +
+                                     ") overflowed float: q and k entries are too large");
       }
     }
     // 2. Softmax of the row.

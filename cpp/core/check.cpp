@@ -1,33 +1,30 @@
 #include "check.h"
 
 #include <cmath>
-#include <sstream>
 
 #include "argument_error.h"
+#include "text.h"
 
 namespace attn {
 
 void check_size(const char* name, std::size_t value, std::size_t lo, std::size_t hi) {
   if (value < lo || value > hi) {
-    std::ostringstream m;
-    m << name << " must be an integer in [" << lo << ", " << hi << "], got " << value;
-    throw ArgumentError(name, m.str());
+    throw ArgumentError(name, std::string(name) + " must be an integer in [" + std::to_string(lo) +
+                                  ", " + std::to_string(hi) + "], got " + std::to_string(value));
   }
 }
 
 void check_product(const char* name, std::size_t a, std::size_t b, std::size_t hi) {
   if (b != 0 && a > hi / b) {
-    std::ostringstream m;
-    m << name << " must be at most " << hi << ", got " << a << " * " << b;
-    throw ArgumentError(name, m.str());
+    throw ArgumentError(name, std::string(name) + " must be at most " + std::to_string(hi) +
+                                  ", got " + std::to_string(a) + " * " + std::to_string(b));
   }
 }
 
 void check_real(const char* name, double value, double lo, double hi) {
   if (!(value >= lo && value <= hi)) {  // also rejects NaN
-    std::ostringstream m;
-    m << name << " must be a number in [" << lo << ", " << hi << "], got " << value;
-    throw ArgumentError(name, m.str());
+    throw ArgumentError(name, std::string(name) + " must be a number in [" + num(lo) + ", " +
+                                  num(hi) + "], got " + num(value));
   }
 }
 
@@ -35,9 +32,8 @@ template <typename T>
 static void check_finite_impl(const char* name, const T* data, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
     if (!std::isfinite(data[i])) {
-      std::ostringstream m;
-      m << name << " must hold finite numbers, but element " << i << " is " << data[i];
-      throw ArgumentError(name, m.str());
+      throw ArgumentError(name, std::string(name) + " must hold finite numbers, but element " +
+                                    std::to_string(i) + " is " + num(static_cast<double>(data[i])));
     }
   }
 }

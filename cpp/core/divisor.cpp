@@ -3,18 +3,17 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <sstream>
 
 #include "argument_error.h"
 #include "size_limits.h"
+#include "text.h"
 
 namespace attn {
 
 Divisor Divisor::value(double v) {
   if (!(v > 0.0 && v <= limits::kMaxDivisor)) {
-    std::ostringstream m;
-    m << "divisor must be a number in (0, " << limits::kMaxDivisor << "], 'sqrt' or 'dk', got " << v;
-    throw ArgumentError("divisor", m.str());
+    throw ArgumentError("divisor", "divisor must be a number in (0, " + num(limits::kMaxDivisor) +
+                                       "], 'sqrt' or 'dk', got " + num(v));
   }
   return Divisor(Kind::Value, v);
 }
@@ -28,10 +27,8 @@ Divisor Divisor::parse(std::string_view text) {
   const double v = s.empty() ? NAN : std::strtod(s.c_str(), &end);
   if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v) ||
       !(v > 0.0 && v <= limits::kMaxDivisor)) {
-    std::ostringstream m;
-    m << "divisor must be 'sqrt', 'dk' or a number in (0, " << limits::kMaxDivisor << "], got '"
-      << s << "'";
-    throw ArgumentError("divisor", m.str());
+    throw ArgumentError("divisor", "divisor must be 'sqrt', 'dk' or a number in (0, " +
+                                       num(limits::kMaxDivisor) + "], got '" + s + "'");
   }
   return Divisor(Kind::Value, v);
 }
@@ -51,10 +48,7 @@ std::string Divisor::label() const {
     case Kind::Dk: return "dk";
     case Kind::Value: break;
   }
-  std::ostringstream o;
-  o.precision(17);
-  o << value_;
-  return o.str();
+  return num_exact(value_);
 }
 
 }  // namespace attn

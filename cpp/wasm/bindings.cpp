@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "../core/attention.h"
@@ -20,6 +19,7 @@
 #include "../core/size_limits.h"
 #include "../core/qk_sampler.h"
 #include "../core/softmax.h"
+#include "../core/text.h"
 
 using namespace emscripten;
 
@@ -44,9 +44,9 @@ std::string guarded(F&& f) {
 // wording as the core, rather than letting them wrap around as size_t.
 std::size_t size_arg(const char* name, double v, std::size_t lo, std::size_t hi) {
   if (!(v >= static_cast<double>(lo) && v <= static_cast<double>(hi)) || std::floor(v) != v) {
-    std::ostringstream m;
-    m << name << " must be an integer in [" << lo << ", " << hi << "], got " << v;
-    throw attn::ArgumentError(name, m.str());
+    throw attn::ArgumentError(name, std::string(name) + " must be an integer in [" +
+                                        std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
+                                        attn::num(v));
   }
   return static_cast<std::size_t>(v);
 }

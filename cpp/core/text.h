@@ -1,0 +1,26 @@
+// Number-to-text for error messages and labels, without <sstream>: iostreams
+// would add about 100 kB to every wasm module.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace attn {
+
+// Like ostream's default: 6 significant digits ("2.5", "1e+12", "nan", "inf").
+inline std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// The shortest of %.15g / %.17g that reads back to the same double.
+inline std::string num_exact(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  if (std::strtod(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+}  // namespace attn

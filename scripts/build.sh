@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds everything: the native CLI and tests (build/native), the wasm modules
+# and the wasm test program (build/wasm), then the site (web/dist).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+log "native build (build/native)"
+cmake -S "$ROOT" -B "$BUILD_NATIVE" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$BUILD_NATIVE" -j "$JOBS"
+
+log "wasm build (build/wasm)"
+emcmake cmake -S "$ROOT" -B "$BUILD_WASM" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$BUILD_WASM" -j "$JOBS"
+
+# The site imports the modules from web/src/wasm (not committed: built output).
+mkdir -p "$WEB/src/wasm"
+for v in simd scalar; do
+  cp "$BUILD_WASM/cpp/attn_$v.js" "$BUILD_WASM/cpp/attn_$v.wasm" "$WEB/src/wasm/"
+done
+
+log "site build (web/dist)"
+(cd "$WEB" && node node_modules/vite/bin/vite.js build --logLevel warn)

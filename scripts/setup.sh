@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what is missing, and nothing else: Debian packages with apt-get and
+# the web's npm packages with `npm ci` from the committed lock file. Idempotent.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# Why each package: cmake/g++ build the native CLI and tests; emscripten builds
+# the wasm modules; libeigen3-dev is the test oracle; catch2 the C++ test
+# framework; nlohmann-json3-dev parses and writes the CLI's JSON; wabt gives
+# wasm-objdump (the f32x4 check); chromium runs the browser tests.
+PACKAGES=(cmake g++ make emscripten libeigen3-dev catch2 nlohmann-json3-dev wabt chromium)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  log "installing Debian packages: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+command -v node >/dev/null || die "node (>= 20) is required"
+node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' ||
+  die "node >= 20 is required, found $(node --version)"
+
+# npm ci only when node_modules is missing or older than the lock file.
+if [ ! -f "$WEB/node_modules/.package-lock.json" ] ||
+   [ "$WEB/package-lock.json" -nt "$WEB/node_modules/.package-lock.json" ]; then
+  log "npm ci in web/"
+  (cd "$WEB" && npm ci --no-audit --no-fund)
+fi

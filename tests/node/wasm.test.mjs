@@ -1,0 +1,208 @@
+// The wasm modules under Node: SIMD you can see (f32x4 in the dot kernel),
+// the same numbers as the native CLI for a seed, SIMD and scalar builds in
+// agreement, errors as messages, and no memory leak across repeated calls.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { CLI, WASM_DIR } from './paths.mjs';
+import { softmax, close } from './oracle.mjs';
+
+async function load(variant) {
+  const glue = path.join(WASM_DIR, `attn_${variant}.js`);
+  const { default: create } = await import(glue);
+  // EXPORT_ES6 glue cannot fetch a file under Node 20: hand it the bytes.
+  return create({ wasmBinary: fs.readFileSync(path.join(WASM_DIR, `attn_${variant}.wasm`)) });
+}
+const simd = await load('simd');
+const scalar = await load('scalar');
+
+// Disassembly grouped by function name (the build keeps names: --profiling-funcs).
+function functions(variant) {
+  const dis = execFileSync('wasm-objdump', ['-d', path.join(WASM_DIR, `attn_${variant}.wasm`)],
+    { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const out = new Map();
+  let name = null;
+  for (const line of dis.split('\n')) {
+    const m = line.match(/^[0-9a-f]+ func\[\d+\] <(.*)>:$/);
+    if (m) { name = m[1]; out.set(name, []); } else if (name) out.get(name).push(line);
+  }
+  return out;
+}
+
+test('the SIMD build holds f32x4 multiply and add in the dot kernel', () => {
+  const fns = functions('simd');
+  const name = [...fns.keys()].find((n) => n.startsWith('attn::dot_f32__wasmsimd_acc4('));
+  assert.ok(name, 'dot_f32__wasmsimd_acc4 is in the module');
+  const body = fns.get(name).join('\n');
+  assert.match(body, /f32x4\.mul/);
+  assert.match(body, /f32x4\.add/);
+  assert.match(body, /v128\.load/);
+  assert.deepEqual(simd.buildInfo(), { simd: true, dotKernel: 'dot_f32__wasmsimd_acc4' });
+});
+
+test('the scalar build has no SIMD instruction at all', () => {
+  for (const [name, lines] of functions('scalar'))
+    assert.ok(!lines.some((l) => /v128|f32x4|i32x4/.test(l)), `${name} uses SIMD`);
+  assert.deepEqual(scalar.buildInfo(), { simd: false, dotKernel: 'dot_f32__scalar' });
+});
+
+// Copies arrays into wasm memory, runs f(pointers...), frees them.
+function withF32(M, arrays, f) {
+  const ptrs = arrays.map((a) => {
+    const p = M._malloc(Math.max(4, a.length * 4));
+    M.HEAPF32.set(a, p / 4);
+    return p;
+  });
+  try { return f(...ptrs); } finally { ptrs.forEach((p) => M._free(p)); }
+}
+
+test('SIMD and scalar dot kernels agree across lengths and alignments', () => {
+  let seed = 1;
+  const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+  for (const M of [simd, scalar]) {
+    for (const n of [...Array(68).keys(), 1023, 4096]) {
+      for (const off of [0, 1, 3]) {
+        const a = Float32Array.from({ length: n + off }, rnd);
+        const b = Float32Array.from({ length: n + off }, rnd);
+        let exact = 0, mag = 0;
+        for (let i = off; i < n + off; i++) { exact += a[i] * b[i]; mag += Math.abs(a[i] * b[i]); }
+        withF32(M, [a, b], (pa, pb) => {
+          const k = M.dotKernel(pa + 4 * off, pb + 4 * off, n);
+          const s = M.dotScalar(pa + 4 * off, pb + 4 * off, n);
+          close(k, exact, 1e-6 * mag + 1e-30, `kernel n=${n} off=${off}`);
+          close(s, exact, 1e-6 * mag + 1e-30, `scalar n=${n} off=${off}`);
+        });
+      }
+    }
+  }
+});
+
+function qk(M, opts, samples) {
+  const s = new M.QkSession();
+  try {
+    assert.equal(s.configure(opts), '');
+    assert.equal(s.draw(samples), '');
+    return { ...s.summary(), hist: Array.from(s.histogram().slice()) };
+  } finally { s.delete(); }
+}
+
+test('wasm Monte Carlo gives the native numbers for the same seed', () => {
+  for (const [dk, rho] of [[64, 0], [7, 0.5], [1024, 0]]) {
+    const samples = dk === 1024 ? 3000 : 20000;
+    const native = JSON.parse(execFileSync(CLI, ['variance', '--dk', `${dk}`, '--samples', `${samples}`,
+      '--seed', '7', '--rho', `${rho}`, '--bins', '32'], { encoding: 'utf8' }));
+    for (const M of [simd, scalar]) {
+      const w = qk(M, { dk, divisor: Math.sqrt(dk), rho, sigmaQ: 1, sigmaK: 1, seed: 7, bins: 32 }, samples);
+      assert.equal(w.error, '');
+      assert.equal(w.samples, native.samples);
+      // Same random stream; only the float summation order of q·k differs.
+      close(w.mean, native.mean, 1e-5 * Math.sqrt(native.var), `mean dk=${dk}`);
+      close(w.var, native.var, 1e-5 * native.var, `var dk=${dk}`);
+      close(w.scaledVar, native.scaled_var, 1e-5 * native.scaled_var, `scaled_var dk=${dk}`);
+      assert.equal(w.theoryVar, native.theory_var);
+      // A sample may land in the next bin when its last bit differs: allow a handful.
+      const moved = w.hist.reduce((a, c, i) => a + Math.abs(c - native.histogram.counts[i]), 0);
+      assert.ok(moved <= 4, `histogram moved ${moved} samples`);
+    }
+  }
+});
+
+test('the proof terms stream: diagonal near 1, cross terms near 0', () => {
+  const s = new simd.QkSession();
+  try {
+    assert.equal(s.configure({ dk: 3, divisor: Math.sqrt(3), rho: 0, sigmaQ: 1, sigmaK: 1, seed: 1, bins: 8 }), '');
+    assert.equal(s.draw(200000), '');
+    const m = Array.from(s.proofMeans().slice());
+    assert.equal(m.length, 9);
+    // Each term q_i k_i q_j k_j has variance 9 (i = j: E[q⁴]E[k⁴] - 1 = 8) or 1.
+    m.forEach((x, idx) => {
+      const i = Math.floor(idx / 3), j = idx % 3;
+      close(x, i === j ? 1 : 0, 5 * Math.sqrt((i === j ? 8 : 1) / 200000), `term ${i},${j}`);
+    });
+  } finally { s.delete(); }
+});
+
+test('softmax in wasm agrees with the JS oracle, in both builds', () => {
+  for (const M of [simd, scalar]) {
+    const p = M._malloc(8 * 3), o = M._malloc(8 * 3);
+    try {
+      M.HEAPF64.set([14, 10, 12], p / 8);
+      const r = M.softmaxStats(p, 3, 8, o);
+      assert.equal(r.error, '');
+      const probs = Array.from(M.HEAPF64.subarray(o / 8, o / 8 + 3));
+      softmax([14, 10, 12], 8).forEach((x, i) => close(probs[i], x, 1e-15, `p${i}`));
+    } finally { M._free(p); M._free(o); }
+  }
+});
+
+test('SIMD and scalar builds compute the same attention', () => {
+  const n = 5, m = 9, dk = 13, dv = 6;
+  let seed = 11;
+  const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 4 - 2;
+  const q = Float32Array.from({ length: n * dk }, rnd);
+  const k = Float32Array.from({ length: m * dk }, rnd);
+  const v = Float32Array.from({ length: m * dv }, rnd);
+  const res = [simd, scalar].map((M) => withF32(M, [q, k, v, new Float32Array(n * m), new Float32Array(n * dv)],
+    (pq, pk, pv, pw, po) => {
+      assert.equal(M.attentionForward(pq, pk, pv, n, m, dk, dv, Math.sqrt(dk), pw, po), '');
+      return [M.HEAPF32.slice(pw / 4, pw / 4 + n * m), M.HEAPF32.slice(po / 4, po / 4 + n * dv)];
+    }));
+  for (let t = 0; t < 2; t++)
+    res[0][t].forEach((x, i) => close(x, res[1][t][i], 1e-5, `tensor ${t} element ${i}`));
+});
+
+test('bad arguments come back as messages, not exceptions or NaN', () => {
+  const s = new simd.QkSession();
+  try {
+    const base = { dk: 64, divisor: 8, rho: 0, sigmaQ: 1, sigmaK: 1, seed: 0, bins: 64 };
+    assert.match(s.draw(10), /configure\(\) must succeed/);
+    assert.match(s.configure({ ...base, dk: 0 }), /^dk must be an integer in \[1, 65536\], got 0$/);
+    assert.match(s.configure({ ...base, dk: -1 }), /dk must be an integer/);
+    assert.match(s.configure({ ...base, dk: 2.5 }), /dk must be an integer/);
+    assert.match(s.configure({ ...base, dk: NaN }), /dk must be an integer/);
+    assert.match(s.configure({ ...base, rho: NaN }), /rho must be a number in \[-1, 1\]/);
+    assert.match(s.configure({ ...base, divisor: 0 }), /divisor/);
+    assert.match(s.configure({ ...base, seed: -3 }), /seed/);
+    assert.equal(s.configure({ ...base, dk: 65536 }), '');
+    assert.match(s.draw(100000), /dk\*samples must be at most 100000000/);
+    assert.match(s.draw(0), /samples/);
+  } finally { s.delete(); }
+  assert.match(simd.sampleScoreRow(0, 16, 1, 0), /dk/);
+  assert.match(simd.resolveDivisor('abc', 64).error, /divisor must be/);
+  assert.equal(simd.resolveDivisor('sqrt', 64).value, 8);
+  assert.equal(simd.resolveDivisor('dk', 64).value, 64);
+  const p = simd._malloc(16), o = simd._malloc(16);
+  try {
+    simd.HEAPF64.set([1, NaN], p / 8);
+    assert.match(simd.softmaxStats(p, 2, 1, o).error, /scores must hold finite numbers, but element 1 is nan/);
+    simd.HEAPF64.set([1, Infinity], p / 8);
+    assert.match(simd.softmaxStats(p, 2, 1, o).error, /element 1 is inf/);
+    assert.match(simd.softmaxStats(p, 0, 1, o).error, /scores length/);
+  } finally { simd._free(p); simd._free(o); }
+});
+
+test('no memory grows or leaks across 10 000 calls of each function', () => {
+  const M = simd;
+  const probe = () => { const p = M._malloc(256); M._free(p); return p; };
+  const before = { bytes: M.HEAP8.length, probe: probe() };
+  const p = M._malloc(8 * 16), o = M._malloc(8 * 16), f = M._malloc(4 * 64);
+  M.HEAPF64.set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], p / 8);
+  for (let i = 0; i < 10000; i++) {
+    M.softmaxStats(p, 16, 1 + (i % 7), o);
+    M.softmaxStats(p, 16, 0, o);  // the error path too
+    M.resolveDivisor(i % 2 ? 'sqrt' : 'bad', 64);
+    M.sampleScoreRow(32, 16, i, f);
+    M.attentionForward(f, f, f, 2, 2, 8, 8, 1, f + 128, f + 192);
+    M.buildInfo();
+    const s = new M.QkSession();
+    s.configure({ dk: 4, divisor: 2, rho: 0, sigmaQ: 1, sigmaK: 1, seed: i, bins: 16 });
+    s.draw(2); s.summary(); s.histogram(); s.proofMeans();
+    s.configure({ dk: 0, divisor: 2, rho: 0, sigmaQ: 1, sigmaK: 1, seed: i, bins: 16 });
+    s.delete();
+  }
+  M._free(p); M._free(o); M._free(f);
+  assert.equal(M.HEAP8.length, before.bytes, 'wasm memory grew');
+  assert.equal(probe(), before.probe, 'the allocator hands out a different block: something leaked');
+});

@@ -4,10 +4,9 @@
 
 #include "check.h"
 #include "divisor.h"
-#include "dot.h"
+#include "attention_kernel.h"
 #include "argument_error.h"
 #include "size_limits.h"
-#include "softmax.h"
 #include "text.h"
 
 namespace attn {
@@ -35,29 +34,15 @@ void attention_forward(const float* q, const float* k, const float* v, const Att
   check_finite("k", k, s.m * s.dk);
   check_finite("v", v, s.m * s.dv);
 
-  // Multiply by the reciprocal in float, as a fused kernel would.
-  const float inv = static_cast<float>(1.0 / divisor);
-  for (std::size_t i = 0; i < s.n; ++i) {
-    float* w = weights + i * s.m;
-    // 1. Scores of query i against every key, through the dot kernel.
-    for (std::size_t j = 0; j < s.m; ++j) {
-      w[j] = dot_f32(q + i * s.dk, k + j * s.dk, s.dk) * inv;
-      if (!std::isfinite(w[j])) {
-        throw ArgumentError("q", "score (" + std::to_string(i) + ", " + std::to_string(j) +
-                                     ") overflowed float: q and k entries are too large");
-      }
-    }
-    // 2. Softmax of the row.
-    softmax_f32_inplace(w, s.m);
-    // 3. out_i = sum_j w_ij v_j.
-    float* o = out + i * s.dv;
-    for (std::size_t c = 0; c < s.dv; ++c) o[c] = 0.0f;
-    for (std::size_t j = 0; j < s.m; ++j) {
-      const float wij = w[j];
-      const float* vj = v + j * s.dv;
-      for (std::size_t c = 0; c < s.dv; ++c) o[c] += wij * vj[c];
-    }
-  }
+  // The kernel multiplies by the reciprocal in float.
+  attention_f32(q, k, v, {s.n, s.m, s.dk, s.dv}, static_cast<float>(1.0 / divisor), weights, out);
+  // Finite inputs can still overflow q·k; the softmax of an infinite score is
+  // NaN, so one scan of the weights (n·m, against n·m·(dk+dv) work) finds it.
+  for (std::size_t i = 0; i < s.n; ++i)
+    for (std::size_t j = 0; j < s.m; ++j)
+      if (!std::isfinite(weights[i * s.m + j]))
+        throw ArgumentError("q", "a score in row " + std::to_string(i) +
+                                     " overflowed float: q and k entries are too large");
 }
 
 }  // namespace attn

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "divisor.h"
 #include "size_limits.h"
+#include "softmax_row.h"
 
 namespace attn {
 
@@ -71,16 +72,6 @@ SoftmaxStats softmax_stats(const double* scores, std::size_t n, double divisor, 
   return st;
 }
 
-void softmax_f32_inplace(float* x, std::size_t n) {
-  float mx = x[0];
-  for (std::size_t i = 1; i < n; ++i) mx = x[i] > mx ? x[i] : mx;
-  float sum = 0.0f;
-  for (std::size_t i = 0; i < n; ++i) {
-    x[i] = std::exp(x[i] - mx);
-    sum += x[i];
-  }
-  const float inv = 1.0f / sum;  // sum >= 1: the max element contributes exp(0)
-  for (std::size_t i = 0; i < n; ++i) x[i] *= inv;
-}
+void softmax_f32_inplace(float* x, std::size_t n) { softmax_row_f32(x, n); }
 
 }  // namespace attn

@@ -20,6 +20,8 @@
 #include "../core/qk_sampler.h"
 #include "../core/softmax.h"
 #include "../core/text.h"
+#include "../bench/bench_cases.h"
+#include "../bench/kernel_bench.h"
 
 using namespace emscripten;
 
@@ -201,6 +203,33 @@ float dot_scalar(std::uintptr_t a, std::uintptr_t b, double n) {
   return attn::dot_f32__scalar(ptr<const float>(a), ptr<const float>(b), static_cast<std::size_t>(n));
 }
 
+struct BenchResult {
+  std::string error;
+  double seconds = 0, flops = 0;
+};
+
+// One timed sample of a benchmark case; the JS side repeats it and takes medians.
+BenchResult bench_run(const std::string& kernel, double n, double d, double iters) {
+  BenchResult r;
+  r.error = guarded([&] {
+    const attn::bench::Case c{kernel, size_arg("n", n, 1, 1u << 24), size_arg("d", d, 0, 4096)};
+    r.seconds = attn::bench::run_seconds(c, size_arg("iters", iters, 1, 1u << 30));
+    r.flops = attn::bench::flops(c) * iters;
+  });
+  return r;
+}
+
+// The benchmark grid as JSON: [{"kernel":"dot","n":64,"d":0}, ...].
+std::string bench_cases_json(bool smoke) {
+  std::string out = "[";
+  for (const auto& c : attn::bench::bench_cases(smoke)) {
+    out += (out.size() > 1 ? "," : "");
+    out += "{\"kernel\":\"" + c.kernel + "\",\"n\":" + std::to_string(c.n) + ",\"d\":" +
+           std::to_string(c.d) + "}";
+  }
+  return out + "]";
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attnlab) {
@@ -241,7 +270,14 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .field("simd", &BuildInfo::simd)
       .field("dotKernel", &BuildInfo::dotKernel);
 
+  value_object<BenchResult>("BenchResult")
+      .field("error", &BenchResult::error)
+      .field("seconds", &BenchResult::seconds)
+      .field("flops", &BenchResult::flops);
+
   function("softmaxStats", &softmax_stats);
+  function("benchRun", &bench_run);
+  function("benchCasesJson", &bench_cases_json);
   function("resolveDivisor", &resolve_divisor);
   function("attentionForward", &attention_forward);
   function("sampleScoreRow", &sample_score_row);

@@ -1,0 +1,20 @@
+// The benchmark grid (issue: "Speed"): one list, used natively and in wasm.
+#pragma once
+
+#include <vector>
+
+#include "kernel_bench.h"
+
+namespace attn::bench {
+
+inline std::vector<Case> bench_cases(bool smoke) {
+  if (smoke) return {{"dot", 64, 0}, {"qk", 16, 8}, {"attention", 16, 8}};
+  std::vector<Case> cases;
+  for (std::size_t n : {64, 128, 512, 4096}) cases.push_back({"dot", n, 0});
+  for (const char* k : {"qk", "attention"})
+    for (auto [n, d] : {std::pair<std::size_t, std::size_t>{16, 64}, {128, 64}, {512, 64}, {256, 128}})
+      cases.push_back({k, n, d});
+  return cases;
+}
+
+}  // namespace attn::bench

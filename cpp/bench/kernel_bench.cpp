@@ -1,0 +1,83 @@
+#include "kernel_bench.h"
+
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include "argument_error.h"
+#include "attention_kernel.h"
+#include "check.h"
+#include "dot.h"
+#include "qk_scores.h"
+#include "rng.h"
+
+namespace attn::bench {
+
+namespace {
+
+float g_sink = 0;
+
+std::vector<float> random_floats(std::size_t count, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<float> v(count);
+  for (auto& x : v) x = static_cast<float>(rng.normal());
+  return v;
+}
+
+template <typename F>
+double time_loop(std::size_t iters, F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < iters; ++i) f();
+  const auto t1 = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(t1 - t0).count();
+}
+
+void check_case(const Case& c) {
+  if (c.kernel == "dot") {
+    check_size("n", c.n, 1, 1u << 24);
+  } else if (c.kernel == "qk" || c.kernel == "attention") {
+    check_size("n", c.n, 1, 4096);
+    check_size("d", c.d, 1, 4096);
+  } else {
+    throw ArgumentError("kernel", "kernel must be 'dot', 'qk' or 'attention', got '" + c.kernel + "'");
+  }
+}
+
+}  // namespace
+
+double flops(const Case& c) {
+  const double n = static_cast<double>(c.n), d = static_cast<double>(c.d);
+  if (c.kernel == "dot") return 2.0 * n;
+  if (c.kernel == "qk") return 2.0 * n * n * d;
+  return 4.0 * n * n * d;
+}
+
+double run_seconds(const Case& c, std::size_t iters) {
+  check_case(c);
+  check_size("iters", iters, 1, 1u << 30);
+  if (c.kernel == "dot") {
+    const auto a = random_floats(c.n, 1), b = random_floats(c.n, 2);
+    float acc = 0;
+    const double t = time_loop(iters, [&] { acc += dot_f32(a.data(), b.data(), c.n); });
+    g_sink += acc;
+    return t;
+  }
+  const auto q = random_floats(c.n * c.d, 3), k = random_floats(c.n * c.d, 4);
+  std::vector<float> s(c.n * c.n);
+  const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(c.d)));
+  if (c.kernel == "qk") {
+    const double t = time_loop(iters, [&] { qk_scores_f32(q.data(), k.data(), c.n, c.n, c.d, scale, s.data()); });
+    g_sink += s[0];
+    return t;
+  }
+  const auto v = random_floats(c.n * c.d, 5);
+  std::vector<float> o(c.n * c.d);
+  const AttentionDims dims{c.n, c.n, c.d, c.d};
+  const double t = time_loop(iters, [&] { attention_f32(q.data(), k.data(), v.data(), dims, scale, s.data(), o.data()); });
+  g_sink += o[0];
+  return t;
+}
+
+float checksum() { return g_sink; }
+
+}  // namespace attn::bench

@@ -1,0 +1,28 @@
+// Timed runs of the core's kernels, for the benchmark tables (native CLI
+// `attnlab_bench`, the wasm modules under Node, and the site's benchmark page).
+// Plain C++: the caller (C++ or JS) takes repeated samples and the median.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace attn::bench {
+
+struct Case {
+  std::string kernel;  // "dot", "qk" (scores Q·Kᵀ), "attention" (softmax(QKᵀ/√d)V)
+  std::size_t n = 0;   // dot: length; qk/attention: queries = keys
+  std::size_t d = 0;   // qk/attention: d_k = d_v
+};
+
+// Flops of one call: a multiply-add is 2; attention counts 4·n·m·d.
+double flops(const Case& c);
+
+// Seconds for `iters` back-to-back calls of the kernel the build dispatches to
+// (SIMD128 in the SIMD wasm build, the scalar twin elsewhere), on fixed
+// pseudo-random inputs. Throws ArgumentError for an unknown kernel or size.
+double run_seconds(const Case& c, std::size_t iters);
+
+// A sink the timed loops write to, so the compiler cannot drop the work.
+float checksum();
+
+}  // namespace attn::bench

@@ -1,0 +1,35 @@
+// The attention forward kernel, unchecked: W = softmax(scale · Q Kᵀ), O = W V.
+// Q [n x dk], K [m x dk], V [m x dv], W [n x m], O [n x dv], row-major.
+// attention_forward() (attention.h) validates and then calls this.
+#pragma once
+
+#include <cstddef>
+
+namespace attn {
+
+struct AttentionDims {
+  std::size_t n, m, dk, dv;
+};
+
+// Reference: scores, softmax and W·V with the scalar twins, one row at a time.
+void attention_f32__scalar(const float* q, const float* k, const float* v, AttentionDims s,
+                           float scale, float* w, float* o);
+
+#if defined(__wasm_simd128__)
+// Two query rows at a time, so their scores (2 x m floats) stay in L1 between
+// the three passes: 2x4 score tiles, vector exp softmax, and W·V with 2 rows x
+// 16 columns = 8 f32x4 accumulators held across all m keys.
+void attention_f32__wasmsimd(const float* q, const float* k, const float* v, AttentionDims s,
+                             float scale, float* w, float* o);
+#endif
+
+inline void attention_f32(const float* q, const float* k, const float* v, AttentionDims s,
+                          float scale, float* w, float* o) {
+#if defined(__wasm_simd128__)
+  attention_f32__wasmsimd(q, k, v, s, scale, w, o);
+#else
+  attention_f32__scalar(q, k, v, s, scale, w, o);
+#endif
+}
+
+}  // namespace attn

@@ -1,0 +1,49 @@
+// x = softmax(x) for one row of floats, in place, max subtracted first.
+// Both twins compute exp with the same polynomial (exp_f32_nonpositive), so
+// they differ only in summation order; tests hold both to std::exp.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace attn {
+
+// exp(x) for x <= 0 (softmax's case after the max is subtracted): Cody-Waite
+// reduction x = n ln2 + r, |r| <= ln2/2, Cephes' degree-7 polynomial, 2^n built
+// in the exponent bits. Within 2 ulp of std::exp; 0 below -87.33 (no denormals).
+inline float exp_f32_nonpositive(float x) {
+  if (!(x >= -87.33654f)) return 0.0f;  // also maps NaN to 0; callers check inputs
+  const float n = std::nearbyint(x * 1.44269504f);
+  float r = x - n * 0.693359375f;  // ln2 split so n*hi is exact
+  r = r - n * -2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const float y = p * r * r + r + 1.0f;
+  const std::int32_t bits = (static_cast<std::int32_t>(n) + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  return y * scale;
+}
+
+void softmax_row_f32__scalar(float* x, std::size_t n);
+
+#if defined(__wasm_simd128__)
+// Vector max, vector exp (same polynomial, 4 lanes), vector scale.
+void softmax_row_f32__wasmsimd(float* x, std::size_t n);
+#endif
+
+inline void softmax_row_f32(float* x, std::size_t n) {
+#if defined(__wasm_simd128__)
+  softmax_row_f32__wasmsimd(x, n);
+#else
+  softmax_row_f32__scalar(x, n);
+#endif
+}
+
+}  // namespace attn

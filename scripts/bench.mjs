@@ -1,0 +1,102 @@
+// The benchmark table: native scalar and native Eigen (from attnlab_bench),
+// wasm scalar and wasm SIMD128 builds (loaded here, under Node), all measured
+// in this one run, as GFLOP/s medians with their spread, and the ratios.
+//   node --no-liftoff scripts/bench.mjs [--smoke] [--json] [--samples N]
+// --no-liftoff: V8 would otherwise keep a long-running wasm loop in its
+// baseline tier; the warm-up samples below also let it tier up.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const smoke = args.includes('--smoke');
+const asJson = args.includes('--json');
+const si = args.indexOf('--samples');
+const SAMPLES = smoke ? 1 : si >= 0 ? Number(args[si + 1]) : 15;
+const MIN_SECONDS = smoke ? 0 : 0.02;
+const WARMUP = smoke ? 0 : 3;
+if (!(Number.isInteger(SAMPLES) && SAMPLES >= 1 && SAMPLES <= 1000)) {
+  console.error('bench: --samples must be an integer in [1, 1000]');
+  process.exit(2);
+}
+
+async function loadWasm(variant) {
+  const dir = path.join(ROOT, 'build/wasm/cpp');
+  const { default: create } = await import(path.join(dir, `attn_${variant}.js`));
+  return create({ wasmBinary: fs.readFileSync(path.join(dir, `attn_${variant}.wasm`)) });
+}
+
+function sample(M, c, iters) {
+  const r = M.benchRun(c.kernel, c.n, c.d, iters);
+  if (r.error) throw new Error(r.error);
+  return r;
+}
+
+// GFLOP/s samples of one case in one wasm build.
+function wasmColumn(M, c) {
+  let iters = 1;
+  for (;;) {
+    const r = sample(M, c, iters);
+    if (r.seconds >= MIN_SECONDS || iters >= 2 ** 28) break;
+    iters *= r.seconds > 0 ? Math.max(2, Math.ceil((1.2 * MIN_SECONDS) / r.seconds)) : 16;
+  }
+  for (let i = 0; i < WARMUP; i++) sample(M, c, iters);
+  return Array.from({ length: SAMPLES }, () => {
+    const r = sample(M, c, iters);
+    return r.flops / r.seconds / 1e9;
+  });
+}
+
+function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * (s.length - 1) + 0.5))];
+  const median = q(0.5);
+  return { median, spread: median > 0 ? (q(0.75) - q(0.25)) / 2 / median : 0, samples: s.length };
+}
+
+const key = (c) => `${c.kernel} ${c.n} ${c.d}`;
+const rows = new Map();
+
+const nativeArgs = smoke ? ['--smoke'] : ['--samples', String(SAMPLES)];
+const native = JSON.parse(execFileSync(path.join(ROOT, 'build/native/bin/attnlab_bench'), nativeArgs,
+  { encoding: 'utf8', maxBuffer: 1 << 26 }));
+for (const r of native) {
+  const k = key(r);
+  if (!rows.has(k)) rows.set(k, { kernel: r.kernel, n: r.n, d: r.d });
+  rows.get(k)[r.column] = stats(r.gflops);
+}
+
+for (const variant of ['scalar', 'simd']) {
+  const M = await loadWasm(variant);
+  const expected = variant === 'simd';
+  if (M.buildInfo().simd !== expected) throw new Error(`attn_${variant} reports simd=${M.buildInfo().simd}`);
+  for (const c of JSON.parse(M.benchCasesJson(smoke))) {
+    if (!rows.has(key(c))) throw new Error(`case ${key(c)} missing from the native run`);
+    rows.get(key(c))[`wasm_${variant}`] = stats(wasmColumn(M, c));
+  }
+}
+
+const table = [...rows.values()].map((r) => ({
+  ...r,
+  simd_over_scalar: r.wasm_simd.median / r.wasm_scalar.median,
+  wasm_over_eigen: r.wasm_simd.median / r.native_eigen.median,
+}));
+
+if (asJson) {
+  console.log(JSON.stringify({ samples: SAMPLES, smoke, rows: table }, null, 1));
+} else {
+  const name = (r) => (r.kernel === 'dot' ? `dot, n = ${r.n}` :
+    `${r.kernel === 'qk' ? 'Q·Kᵀ' : 'attention'}, ${r.n}×${r.d}`);
+  const cell = (s) => `${s.median.toFixed(2)} ±${(100 * s.spread).toFixed(0)}%`;
+  const head = ['work', 'native scalar', 'native Eigen', 'wasm scalar', 'wasm SIMD', 'SIMD/scalar', 'wasm/Eigen'];
+  const lines = table.map((r) => [name(r), cell(r.native_scalar), cell(r.native_eigen), cell(r.wasm_scalar),
+    cell(r.wasm_simd), `${r.simd_over_scalar.toFixed(1)}×`, `${r.wasm_over_eigen.toFixed(2)}×`]);
+  const width = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (l) => `| ${l.map((x, i) => x.padEnd(width[i])).join(' | ')} |`;
+  console.log(`GFLOP/s, median ±half-IQR of ${SAMPLES} samples; a multiply-add = 2 flops, attention = 4·n·m·d`);
+  console.log(fmt(head));
+  console.log(`|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  lines.forEach((l) => console.log(fmt(l)));
+}

@@ -1,0 +1,42 @@
+// Strict parsing of what the reader types. Syntax is checked here ("12abc",
+// an empty item); ranges are left to the core, so its message is the one shown
+// for d_k = 0, 2.5 or 1e8 and for a score of 1e999 or NaN.
+//
+// Each function returns {value} or {error: {key, params}} (an i18n message).
+
+// A plain decimal literal, or the words Infinity / NaN (passed on for the core to reject).
+const NUMBER = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?|infinity|nan)$/i;
+
+function toNumber(text) {
+  // Number() rejects trailing junk ("12abc"), unlike parseFloat; the regex
+  // also rejects the forms Number() would take but a reader would not mean (0x10, "").
+  if (!NUMBER.test(text)) return null;
+  const lower = text.toLowerCase();
+  if (lower.endsWith('infinity')) return lower.startsWith('-') ? -Infinity : Infinity;
+  return lower.endsWith('nan') ? NaN : Number(text);
+}
+
+/** "14, 10, 12" -> {value: [14, 10, 12]}. Commas may be ASCII or full-width. */
+export function parseScores(text) {
+  const trimmed = text.trim();
+  if (trimmed === '') return { error: { key: 'err.empty' } };
+  const items = trimmed.split(/[,，]/);
+  const value = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i].trim();
+    if (item === '') return { error: { key: 'err.emptyItem', params: { i: i + 1 } } };
+    const x = toNumber(item);
+    if (x === null) return { error: { key: 'err.notNumber', params: { text: item } } };
+    value.push(x);
+  }
+  return { value };
+}
+
+/** "64" -> {value: 64}; "2.5" and "0" parse (the core rejects them), "abc" does not. */
+export function parseNumber(text, emptyKey = 'err.dkEmpty') {
+  const item = text.trim();
+  if (item === '') return { error: { key: emptyKey } };
+  const x = toNumber(item);
+  if (x === null) return { error: { key: 'err.notNumber', params: { text: item } } };
+  return { value: x };
+}

@@ -1,0 +1,20 @@
+// The language <select>. mount(element) -> {relabel()}; main.js relabels all
+// widgets when the language changes.
+import { LANGS, getLang, setLang, t } from '../i18n.js';
+import { h } from '../dom.js';
+
+export function mount(root) {
+  const select = h('select', { id: 'lang-select' },
+    Object.entries(LANGS).map(([code, name]) => h('option', { value: code, lang: code === 'zh' ? 'zh-Hans' : code, text: name })));
+  const label = h('label', { for: select.id });
+  select.value = getLang();
+  select.addEventListener('change', () => setLang(select.value));
+  root.replaceChildren(label, select);
+
+  function relabel() {
+    label.textContent = t('lang.label');
+    select.value = getLang();
+  }
+  relabel();
+  return { relabel };
+}

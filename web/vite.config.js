@@ -1,0 +1,45 @@
+// Vite config for the live page. The built page runs under a strict
+// Content-Security-Policy: no eval (the wasm glue is built with
+// DYNAMIC_EXECUTION=0), no inline scripts or styles, same-origin only.
+import { defineConfig } from 'vite';
+
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+].join('; ');
+
+// Build only: the dev server injects <style> tags for hot reload, which
+// style-src 'self' would block. The meta goes right after <meta charset>, so it
+// precedes every script and stylesheet it must govern.
+function cspMeta() {
+  return {
+    name: 'csp-meta',
+    apply: 'build',
+    transformIndexHtml(html) {
+      const charset = /<meta charset="utf-8"\s*\/?>/i;
+      if (!charset.test(html)) throw new Error('csp-meta: index.html needs <meta charset="utf-8">');
+      return html.replace(charset, (m) => `${m}\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`);
+    },
+  };
+}
+
+export default defineConfig({
+  base: './',
+  plugins: [cspMeta()],
+  worker: { format: 'es' },
+  build: {
+    target: 'es2022',
+    // The wasm must stay a separate same-origin file: a data: URL is blocked by the CSP.
+    assetsInlineLimit: 0,
+  },
+  preview: {
+    headers: { 'Content-Security-Policy': CSP },
+  },
+});

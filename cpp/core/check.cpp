@@ -24,7 +24,7 @@ void check_product(const char* name, std::size_t a, std::size_t b, std::size_t h
 void check_real(const char* name, double value, double lo, double hi) {
   if (!(value >= lo && value <= hi)) {  // also rejects NaN
     throw ArgumentError(name, std::string(name) + " must be a number in [" + num(lo) + ", " +
-                                  num(hi) + "], got " + num(value));
+                                  num(hi) + "], got " + num_exact(value));
   }
 }
 
@@ -33,7 +33,7 @@ static void check_finite_impl(const char* name, const T* data, std::size_t count
   for (std::size_t i = 0; i < count; ++i) {
     if (!std::isfinite(data[i])) {
       throw ArgumentError(name, std::string(name) + " must hold finite numbers, but element " +
-                                    std::to_string(i) + " is " + num(static_cast<double>(data[i])));
+                                    std::to_string(i) + " is " + num_exact(static_cast<double>(data[i])));
     }
   }
 }

@@ -13,7 +13,7 @@ namespace attn {
 Divisor Divisor::value(double v) {
   if (!(v > 0.0 && v <= limits::kMaxDivisor)) {
     throw ArgumentError("divisor", "divisor must be a number in (0, " + num(limits::kMaxDivisor) +
-                                       "], 'sqrt' or 'dk', got " + num(v));
+                                       "], 'sqrt' or 'dk', got " + num_exact(v));
   }
   return Divisor(Kind::Value, v);
 }

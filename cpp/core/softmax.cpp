@@ -10,12 +10,15 @@
 
 namespace attn {
 
-SoftmaxStats softmax_stats(const double* scores, std::size_t n, double divisor, double* probs) {
+SoftmaxStats softmax_stats(const double* scores, std::size_t n, double divisor, double* probs,
+                           double* scaled) {
   check_size("scores length", n, 1, limits::kMaxScores);
   check_not_null("scores", scores);
   check_not_null("probs", probs);
   check_finite("scores", scores, n);
   Divisor::value(divisor);  // throws unless 0 < divisor <= kMaxDivisor
+  if (scaled)
+    for (std::size_t i = 0; i < n; ++i) scaled[i] = scores[i] / divisor;
 
   // 1. z_i = (s_i - max) / divisor <= 0, so exp(z_i) is in [0, 1]. Subtracting
   //    before dividing keeps s/divisor from overflowing for a small divisor.

@@ -16,8 +16,10 @@ struct SoftmaxStats {
 // (including ±1e308): subtracting the max first means no exp overflows, and the
 // statistics are computed without cancellation near one-hot, so a Jacobian norm
 // of 1e-12 is still accurate. Throws ArgumentError for n == 0, n > kMaxScores,
-// a non-finite score, or a divisor outside (0, kMaxDivisor].
-SoftmaxStats softmax_stats(const double* scores, std::size_t n, double divisor, double* probs);
+// a non-finite score, or a divisor outside (0, kMaxDivisor]. If `scaled` is
+// not null it receives scores / divisor (what the page shows as scaled scores).
+SoftmaxStats softmax_stats(const double* scores, std::size_t n, double divisor, double* probs,
+                           double* scaled = nullptr);
 
 // x = softmax(x), in place, in float, with max subtraction. The hot path of
 // attention: no checks (callers validate), n >= 1.

@@ -48,7 +48,7 @@ std::size_t size_arg(const char* name, double v, std::size_t lo, std::size_t hi)
   if (!(v >= static_cast<double>(lo) && v <= static_cast<double>(hi)) || std::floor(v) != v) {
     throw attn::ArgumentError(name, std::string(name) + " must be an integer in [" +
                                         std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
-                                        attn::num(v));
+                                        attn::num_exact(v));
   }
   return static_cast<std::size_t>(v);
 }
@@ -65,12 +65,14 @@ struct SoftmaxResult {
   int argmax = 0;
 };
 
-SoftmaxResult softmax_stats(std::uintptr_t scores, double n, double divisor, std::uintptr_t probs) {
+// scaled may be 0: then scores / divisor is not written.
+SoftmaxResult softmax_stats(std::uintptr_t scores, double n, double divisor, std::uintptr_t probs,
+                            std::uintptr_t scaled) {
   SoftmaxResult r;
   r.error = guarded([&] {
     const auto st = attn::softmax_stats(ptr<const double>(scores),
                                         size_arg("scores length", n, 1, attn::limits::kMaxScores),
-                                        divisor, ptr<double>(probs));
+                                        divisor, ptr<double>(probs), ptr<double>(scaled));
     r.entropy = st.entropy;
     r.maxProb = st.max_prob;
     r.jacobianNorm = st.jacobian_norm;
@@ -88,7 +90,9 @@ DivisorResult resolve_divisor(const std::string& text, double dk) {
   DivisorResult r;
   r.error = guarded([&] {
     const auto d = attn::Divisor::parse(text);
-    r.value = d.resolve(size_arg("dk", dk, 1, attn::limits::kMaxDk));
+    // A plain number ignores d_k, so only 'sqrt' and 'dk' check it.
+    const bool uses_dk = d.kind() != attn::Divisor::Kind::Value;
+    r.value = d.resolve(uses_dk ? size_arg("dk", dk, 1, attn::limits::kMaxDk) : 1);
     r.label = d.label();
   });
   return r;

@@ -129,7 +129,7 @@ test('softmax in wasm agrees with the JS oracle, in both builds', () => {
     const p = M._malloc(8 * 3), o = M._malloc(8 * 3);
     try {
       M.HEAPF64.set([14, 10, 12], p / 8);
-      const r = M.softmaxStats(p, 3, 8, o);
+      const r = M.softmaxStats(p, 3, 8, o, 0);
       assert.equal(r.error, '');
       const probs = Array.from(M.HEAPF64.subarray(o / 8, o / 8 + 3));
       softmax([14, 10, 12], 8).forEach((x, i) => close(probs[i], x, 1e-15, `p${i}`));
@@ -176,10 +176,10 @@ test('bad arguments come back as messages, not exceptions or NaN', () => {
   const p = simd._malloc(16), o = simd._malloc(16);
   try {
     simd.HEAPF64.set([1, NaN], p / 8);
-    assert.match(simd.softmaxStats(p, 2, 1, o).error, /scores must hold finite numbers, but element 1 is nan/);
+    assert.match(simd.softmaxStats(p, 2, 1, o, 0).error, /scores must hold finite numbers, but element 1 is nan/);
     simd.HEAPF64.set([1, Infinity], p / 8);
-    assert.match(simd.softmaxStats(p, 2, 1, o).error, /element 1 is inf/);
-    assert.match(simd.softmaxStats(p, 0, 1, o).error, /scores length/);
+    assert.match(simd.softmaxStats(p, 2, 1, o, 0).error, /element 1 is inf/);
+    assert.match(simd.softmaxStats(p, 0, 1, o, 0).error, /scores length/);
   } finally { simd._free(p); simd._free(o); }
 });
 
@@ -190,8 +190,8 @@ test('no memory grows or leaks across 10 000 calls of each function', () => {
   const p = M._malloc(8 * 16), o = M._malloc(8 * 16), f = M._malloc(4 * 64);
   M.HEAPF64.set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], p / 8);
   for (let i = 0; i < 10000; i++) {
-    M.softmaxStats(p, 16, 1 + (i % 7), o);
-    M.softmaxStats(p, 16, 0, o);  // the error path too
+    M.softmaxStats(p, 16, 1 + (i % 7), o, o);
+    M.softmaxStats(p, 16, 0, o, 0);  // the error path too
     M.resolveDivisor(i % 2 ? 'sqrt' : 'bad', 64);
     M.sampleScoreRow(32, 16, i, f);
     M.attentionForward(f, f, f, 2, 2, 8, 8, 1, f + 128, f + 192);

@@ -38,17 +38,19 @@ function toF32(xs) {
  * probs = softmax(scores / divisor), with the statistics that show saturation.
  * @param {number[]|Float64Array} scores
  * @param {number} divisor
- * @returns {{probs: Float64Array, entropy: number, maxProb: number, jacobianNorm: number, argmax: number}}
+ * @returns {{probs: Float64Array, scaled: Float64Array, entropy: number, maxProb: number,
+ *   jacobianNorm: number, argmax: number}}  scaled = scores / divisor, from the core
  */
 function softmaxStats(M, scores, divisor) {
   const s = toF64(scores);
   const n = s.length;
-  return withAlloc(M, [n * 8, n * 8], (sp, pp) => {
+  return withAlloc(M, [n * 8, n * 8, n * 8], (sp, pp, cp) => {
     M.HEAPF64.set(s, sp / 8);
-    const r = M.softmaxStats(sp, n, divisor, pp);
+    const r = M.softmaxStats(sp, n, divisor, pp, cp);
     check(r.error);
     const probs = M.HEAPF64.slice(pp / 8, pp / 8 + n);
-    return { probs, entropy: r.entropy, maxProb: r.maxProb, jacobianNorm: r.jacobianNorm, argmax: r.argmax };
+    const scaled = M.HEAPF64.slice(cp / 8, cp / 8 + n);
+    return { probs, scaled, entropy: r.entropy, maxProb: r.maxProb, jacobianNorm: r.jacobianNorm, argmax: r.argmax };
   });
 }
 

@@ -127,7 +127,7 @@ export function mount(root, client, { examples = EXAMPLES, idPrefix = 'seed' } =
   function renderRow(row) {
     const { cells, result, spec } = row;
     cells.case.textContent = t(spec.label);
-    cells.scores.textContent = result ? list(result.scores.map((s) => s / result.divisor.value)) : DASH;
+    cells.scores.textContent = result ? list(result.stats.scaled) : DASH;
     cells.divisor.textContent = !result
       ? DASH
       : spec.divisor === 'sqrt'

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { measureCase, summarize as stats, caseName } from '../web/src/bench/measure.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -28,34 +29,6 @@ async function loadWasm(variant) {
   return create({ wasmBinary: fs.readFileSync(path.join(dir, `attn_${variant}.wasm`)) });
 }
 
-function sample(M, c, iters) {
-  const r = M.benchRun(c.kernel, c.n, c.d, iters);
-  if (r.error) throw new Error(r.error);
-  return r;
-}
-
-// GFLOP/s samples of one case in one wasm build.
-function wasmColumn(M, c) {
-  let iters = 1;
-  for (;;) {
-    const r = sample(M, c, iters);
-    if (r.seconds >= MIN_SECONDS || iters >= 2 ** 28) break;
-    iters *= r.seconds > 0 ? Math.max(2, Math.ceil((1.2 * MIN_SECONDS) / r.seconds)) : 16;
-  }
-  for (let i = 0; i < WARMUP; i++) sample(M, c, iters);
-  return Array.from({ length: SAMPLES }, () => {
-    const r = sample(M, c, iters);
-    return r.flops / r.seconds / 1e9;
-  });
-}
-
-function stats(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * (s.length - 1) + 0.5))];
-  const median = q(0.5);
-  return { median, spread: median > 0 ? (q(0.75) - q(0.25)) / 2 / median : 0, samples: s.length };
-}
-
 const key = (c) => `${c.kernel} ${c.n} ${c.d}`;
 const rows = new Map();
 
@@ -74,7 +47,8 @@ for (const variant of ['scalar', 'simd']) {
   if (M.buildInfo().simd !== expected) throw new Error(`attn_${variant} reports simd=${M.buildInfo().simd}`);
   for (const c of JSON.parse(M.benchCasesJson(smoke))) {
     if (!rows.has(key(c))) throw new Error(`case ${key(c)} missing from the native run`);
-    rows.get(key(c))[`wasm_${variant}`] = stats(wasmColumn(M, c));
+    const opts = { samples: SAMPLES, warmup: WARMUP, minSeconds: MIN_SECONDS };
+    rows.get(key(c))[`wasm_${variant}`] = stats(measureCase(M, c, opts));
   }
 }
 
@@ -87,11 +61,9 @@ const table = [...rows.values()].map((r) => ({
 if (asJson) {
   console.log(JSON.stringify({ samples: SAMPLES, smoke, rows: table }, null, 1));
 } else {
-  const name = (r) => (r.kernel === 'dot' ? `dot, n = ${r.n}` :
-    `${r.kernel === 'qk' ? 'Q·Kᵀ' : 'attention'}, ${r.n}×${r.d}`);
   const cell = (s) => `${s.median.toFixed(2)} ±${(100 * s.spread).toFixed(0)}%`;
   const head = ['work', 'native scalar', 'native Eigen', 'wasm scalar', 'wasm SIMD', 'SIMD/scalar', 'wasm/Eigen'];
-  const lines = table.map((r) => [name(r), cell(r.native_scalar), cell(r.native_eigen), cell(r.wasm_scalar),
+  const lines = table.map((r) => [caseName(r), cell(r.native_scalar), cell(r.native_eigen), cell(r.wasm_scalar),
     cell(r.wasm_simd), `${r.simd_over_scalar.toFixed(1)}×`, `${r.wasm_over_eigen.toFixed(2)}×`]);
   const width = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (l) => `| ${l.map((x, i) => x.padEnd(width[i])).join(' | ')} |`;

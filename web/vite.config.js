@@ -1,6 +1,7 @@
 // Vite config for the live page. The built page runs under a strict
 // Content-Security-Policy: no eval (the wasm glue is built with
 // DYNAMIC_EXECUTION=0), no inline scripts or styles, same-origin only.
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 export const CSP = [
@@ -38,6 +39,13 @@ export default defineConfig({
     target: 'es2022',
     // The wasm must stay a separate same-origin file: a data: URL is blocked by the CSP.
     assetsInlineLimit: 0,
+    // One HTML entry per page of the site.
+    rolldownOptions: {
+      input: {
+        main: fileURLToPath(new URL('./index.html', import.meta.url)),
+        bench: fileURLToPath(new URL('./bench.html', import.meta.url)),
+      },
+    },
   },
   preview: {
     headers: { 'Content-Security-Policy': CSP },

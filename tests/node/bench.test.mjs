@@ -1,0 +1,28 @@
+// The benchmarks cannot rot: one smoke run of every benchmark (each case once,
+// small sizes) in all four columns. Speed itself is never asserted.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { ROOT } from './paths.mjs';
+
+test('scripts/bench.mjs --smoke measures every case in every column', () => {
+  const out = execFileSync('node', ['--no-liftoff', path.join(ROOT, 'scripts/bench.mjs'), '--smoke', '--json'],
+    { encoding: 'utf8', timeout: 120_000 });
+  const { rows } = JSON.parse(out);
+  assert.deepEqual(rows.map((r) => r.kernel).sort(), ['attention', 'dot', 'qk']);
+  for (const r of rows)
+    for (const col of ['native_scalar', 'native_eigen', 'wasm_scalar', 'wasm_simd']) {
+      assert.equal(r[col].samples, 1, `${r.kernel} ${col}`);
+      assert.ok(Number.isFinite(r[col].median) && r[col].median > 0, `${r.kernel} ${col}: ${r[col].median}`);
+    }
+});
+
+test('the benchmark table prints one row per case', () => {
+  const out = execFileSync('node', ['--no-liftoff', path.join(ROOT, 'scripts/bench.mjs'), '--smoke'],
+    { encoding: 'utf8', timeout: 120_000 });
+  const lines = out.trim().split('\n');
+  assert.match(lines[0], /GFLOP\/s/);
+  assert.match(lines[1], /native scalar .* native Eigen .* wasm scalar .* wasm SIMD/);
+  assert.equal(lines.length, 3 + 3);
+});

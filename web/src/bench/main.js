@@ -1,0 +1,65 @@
+// The benchmark page: runs the wasm columns of the benchmark table in the
+// reader's own browser (in a worker) and fills the table as cells finish.
+import '../style.css';
+import './bench.css';
+import { applyDocument } from '../i18n.js';
+import { h } from '../dom.js';
+import { caseName } from './measure.js';
+import { s } from './strings.js';
+
+applyDocument();
+const root = document.getElementById('bench');
+const samples = h('input', { id: 'bench-samples', type: 'number', min: 3, max: 99, value: 9, inputmode: 'numeric' });
+const runButton = h('button', { type: 'button', id: 'bench-run', text: s('run') });
+const status = h('p', { id: 'bench-status', role: 'status', 'aria-live': 'polite' });
+const table = h('table', { id: 'bench-table', class: 'data-table' });
+document.title = s('title');
+root.replaceChildren(
+  h('h1', { text: s('title') }),
+  h('p', { text: s('lede') }),
+  h('div', { class: 'controls' }, h('label', { for: samples.id, text: s('samples') }), samples, runButton),
+  status,
+  h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'bench-caption' }, table),
+  h('p', {}, h('a', { href: './index.html', text: s('back') })),
+);
+
+function run() {
+  const n = Math.min(99, Math.max(3, Math.round(Number(samples.value)) || 9));
+  samples.value = n;
+  runButton.disabled = true;
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  let cases = [];
+  let builds = [];
+  let done = 0;
+  const cells = new Map(); // `${build}:${index}` -> {median, spread}
+  const cellEl = (build, i) => table.querySelector(`[data-build="${build}"][data-row="${i}"]`);
+  worker.onmessage = ({ data }) => {
+    if (data.type === 'plan') {
+      ({ cases, builds } = data);
+      const cols = ['scalar', 'simd'];
+      table.replaceChildren(
+        h('caption', { id: 'bench-caption', text: s('caption') }),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: s('work') }),
+          cols.map((c) => h('th', { scope: 'col', text: s(c) })), h('th', { scope: 'col', text: s('ratio') }))),
+        h('tbody', {}, cases.map((c, i) => h('tr', {}, h('th', { scope: 'row', text: caseName(c) }),
+          cols.map((b) => h('td', { dataset: { build: b, row: i }, text: '…' })),
+          h('td', { dataset: { build: 'ratio', row: i }, text: '…' })))),
+      );
+      if (!builds.includes('simd')) status.textContent = s('noSimd');
+    } else if (data.type === 'cell') {
+      done++;
+      cells.set(`${data.build}:${data.index}`, data);
+      cellEl(data.build, data.index).textContent =
+        `${data.median.toFixed(2)} ±${(100 * data.spread).toFixed(0)}%`;
+      const a = cells.get(`scalar:${data.index}`), b = cells.get(`simd:${data.index}`);
+      if (a && b) cellEl('ratio', data.index).textContent = `${(b.median / a.median).toFixed(1)}×`;
+      status.textContent = s('running', { done, total: cases.length * builds.length });
+    } else {
+      status.textContent = data.type === 'done' ? s('done', { total: done }) : data.message;
+      runButton.disabled = false;
+      worker.terminate();
+    }
+  };
+  worker.postMessage({ samples: n });
+}
+runButton.addEventListener('click', run);

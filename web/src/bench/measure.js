@@ -1,0 +1,37 @@
+// How one benchmark cell is measured, shared by scripts/bench.mjs (Node) and
+// the site's benchmark page (a worker): calibrate the number of calls so one
+// sample takes at least minSeconds, run warm-up samples (V8 compiles a hot
+// wasm function again in its optimising tier), then take the samples.
+// M is a loaded core module; it times the kernel itself (benchRun).
+
+export function measureCase(M, c, { samples = 15, warmup = 3, minSeconds = 0.02 } = {}) {
+  const run = (iters) => {
+    const r = M.benchRun(c.kernel, c.n, c.d, iters);
+    if (r.error) throw new Error(r.error);
+    return r;
+  };
+  let iters = 1;
+  for (;;) {
+    const r = run(iters);
+    if (r.seconds >= minSeconds || iters >= 2 ** 28) break;
+    iters *= r.seconds > 0 ? Math.max(2, Math.ceil((1.2 * minSeconds) / r.seconds)) : 16;
+  }
+  for (let i = 0; i < warmup; i++) run(iters);
+  return Array.from({ length: samples }, () => {
+    const r = run(iters);
+    return r.flops / r.seconds / 1e9;
+  });
+}
+
+// Median and half the inter-quartile range relative to it.
+export function summarize(gflops) {
+  const s = [...gflops].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * (s.length - 1) + 0.5))];
+  const median = q(0.5);
+  return { median, spread: median > 0 ? (q(0.75) - q(0.25)) / 2 / median : 0, samples: s.length };
+}
+
+export function caseName(c) {
+  if (c.kernel === 'dot') return `dot, n = ${c.n}`;
+  return `${c.kernel === 'qk' ? 'Q·Kᵀ' : 'attention'}, ${c.n}×${c.d}`;
+}

@@ -1,0 +1,40 @@
+// The benchmark page's text, in the page's two languages.
+import { getLang } from '../i18n.js';
+
+const STRINGS = {
+  en: {
+    title: 'How fast is the core in your browser?',
+    lede: 'This page runs the same benchmarks as scripts/bench.sh, in your browser, with both WebAssembly builds of the C++ core: the scalar build and the SIMD128 build. Each cell is the median GFLOP/s of repeated samples (± half the inter-quartile range); a multiply-add counts as 2 flops and attention as 4·n·m·d. Nothing leaves your browser.',
+    samples: 'Samples per cell',
+    run: 'Run the benchmarks',
+    running: 'Running… {done} of {total} cells',
+    done: 'Done: {total} cells.',
+    noSimd: 'This browser has no WebAssembly SIMD: only the scalar build runs.',
+    caption: 'GFLOP/s in this browser, median ± half-IQR',
+    work: 'Work',
+    scalar: 'wasm scalar',
+    simd: 'wasm SIMD128',
+    ratio: 'SIMD / scalar',
+    back: 'Back to the explanation',
+  },
+  zh: {
+    title: '计算核心在你的浏览器里有多快？',
+    lede: '本页在你的浏览器中运行与 scripts/bench.sh 相同的基准测试，分别使用 C++ 核心的两个 WebAssembly 构建：标量版与 SIMD128 版。每格是多次采样的 GFLOP/s 中位数（± 四分位距的一半）；一次乘加计为 2 次浮点运算，注意力计为 4·n·m·d。数据不会离开你的浏览器。',
+    samples: '每格采样次数',
+    run: '运行基准测试',
+    running: '运行中… 已完成 {done}/{total} 格',
+    done: '完成：共 {total} 格。',
+    noSimd: '此浏览器不支持 WebAssembly SIMD：只运行标量版。',
+    caption: '本浏览器中的 GFLOP/s，中位数 ± 四分位距的一半',
+    work: '计算',
+    scalar: 'wasm 标量',
+    simd: 'wasm SIMD128',
+    ratio: 'SIMD / 标量',
+    back: '返回讲解页',
+  },
+};
+
+export function s(key, params = {}) {
+  const table = STRINGS[getLang()] ?? STRINGS.en;
+  return (table[key] ?? STRINGS.en[key]).replace(/\{(\w+)\}/g, (_, k) => String(params[k] ?? ''));
+}

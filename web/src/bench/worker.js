@@ -1,0 +1,33 @@
+// Benchmark worker: loads BOTH core builds (scalar, and SIMD128 where the
+// browser has it) and measures every case of the grid in each, posting a
+// message per finished cell, so the page stays responsive and shows progress.
+// Request: {samples}. Messages: {type:'plan', cases, builds}, {type:'cell', ...},
+// {type:'done'} or {type:'error', message}.
+import { simd } from 'wasm-feature-detect';
+import { measureCase, summarize } from './measure.js';
+
+async function load(build) {
+  const factory = build === 'simd'
+    ? (await import('../wasm/attn_simd.js')).default
+    : (await import('../wasm/attn_scalar.js')).default;
+  return factory();
+}
+
+self.onmessage = async ({ data }) => {
+  try {
+    const builds = (await simd()) ? ['scalar', 'simd'] : ['scalar'];
+    const modules = {};
+    for (const b of builds) modules[b] = await load(b);
+    const cases = JSON.parse(modules.scalar.benchCasesJson(false));
+    self.postMessage({ type: 'plan', cases, builds });
+    for (const b of builds) {
+      for (let i = 0; i < cases.length; i++) {
+        const gflops = measureCase(modules[b], cases[i], { samples: data.samples });
+        self.postMessage({ type: 'cell', build: b, index: i, ...summarize(gflops) });
+      }
+    }
+    self.postMessage({ type: 'done' });
+  } catch (e) {
+    self.postMessage({ type: 'error', message: e instanceof Error ? e.message : String(e) });
+  }
+};

@@ -11,9 +11,10 @@
 namespace attn {
 
 Divisor Divisor::value(double v) {
-  if (!(v > 0.0 && v <= limits::kMaxDivisor)) {
-    throw ArgumentError("divisor", "divisor must be a number in (0, " + num(limits::kMaxDivisor) +
-                                       "], 'sqrt' or 'dk', got " + num_exact(v));
+  if (!(v >= limits::kMinDivisor && v <= limits::kMaxDivisor)) {
+    throw ArgumentError("divisor", "divisor must be a number in [" + num(limits::kMinDivisor) + ", " +
+                                       num(limits::kMaxDivisor) + "], 'sqrt' or 'dk', got " +
+                                       num_exact(v));
   }
   return Divisor(Kind::Value, v);
 }
@@ -22,13 +23,16 @@ Divisor Divisor::parse(std::string_view text) {
   if (text == "sqrt") return sqrt_dk();
   if (text == "dk") return dk();
   const std::string s(text);
+  // strtod alone would also take " 1", "0x10" and "inf": allow decimal notation only.
+  const bool decimal = !s.empty() && s.find_first_not_of("0123456789.eE+-") == std::string::npos;
   char* end = nullptr;
   errno = 0;
-  const double v = s.empty() ? NAN : std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v) ||
-      !(v > 0.0 && v <= limits::kMaxDivisor)) {
-    throw ArgumentError("divisor", "divisor must be 'sqrt', 'dk' or a number in (0, " +
-                                       num(limits::kMaxDivisor) + "], got '" + s + "'");
+  const double v = decimal ? std::strtod(s.c_str(), &end) : NAN;
+  if (!decimal || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v) ||
+      !(v >= limits::kMinDivisor && v <= limits::kMaxDivisor)) {
+    throw ArgumentError("divisor", "divisor must be 'sqrt', 'dk' or a number in [" +
+                                       num(limits::kMinDivisor) + ", " + num(limits::kMaxDivisor) +
+                                       "], got '" + s + "'");
   }
   return Divisor(Kind::Value, v);
 }

@@ -14,8 +14,9 @@ class Divisor {
 
   static Divisor sqrt_dk() { return Divisor(Kind::Sqrt, 0.0); }
   static Divisor dk() { return Divisor(Kind::Dk, 0.0); }
-  static Divisor value(double v);  // throws ArgumentError unless 0 < v <= kMaxDivisor
-  // "sqrt", "dk" or a positive number such as "1", "2", "8", "0.5".
+  static Divisor value(double v);  // throws ArgumentError unless kMinDivisor <= v <= kMaxDivisor
+  // "sqrt", "dk" or a plain decimal number such as "1", "2", "8", "0.5", "1e-3"
+  // (no spaces, no hex: what a reader types, read back exactly).
   static Divisor parse(std::string_view text);
 
   Kind kind() const { return kind_; }

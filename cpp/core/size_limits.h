@@ -15,6 +15,8 @@ inline constexpr std::size_t kMaxSampleWork = 100'000'000;  // d_k * samples in 
 inline constexpr std::size_t kMaxProofDk = 8;          // proof terms: d_k^2 running means
 inline constexpr std::size_t kMaxBins = 4096;          // histogram bins
 inline constexpr std::size_t kMaxScores = 1'000'000;   // one softmax row
+// Divisors: 1/kMinDivisor must fit a float (attention multiplies by it in float).
+inline constexpr double kMinDivisor = 1e-30;
 inline constexpr double kMaxDivisor = 1e12;
 
 }  // namespace attn::limits

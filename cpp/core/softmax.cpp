@@ -57,21 +57,33 @@ SoftmaxStats softmax_stats(const double* scores, std::size_t n, double divisor, 
   // 4. ||J||_F^2 = sum_i p_i^2 (1 - p_i)^2 + sum_{i != j} p_i^2 p_j^2.
   //    With R = sum_{j != a} p_j^2, the off-diagonal part is
   //    p_a^2 R (row a) + sum_{i != a} p_i^2 (p_a^2 + R - p_i^2), and
-  //    1 - p_a = rest / total: no term cancels when p is nearly one-hot.
-  double r = 0;
+  //    1 - p_a = sum_{i != a} p_i: no term cancels when p is nearly one-hot.
+  //    Every term holds two probabilities other than p_a, so with t the largest
+  //    of those and u_i = p_i / t, ||J||_F = t sqrt(bracket) with an O(1)
+  //    bracket: nothing underflows even when p_i^2 would (gaps above ~354).
+  double t = 0;
   for (std::size_t i = 0; i < n; ++i)
-    if (i != a) r += probs[i] * probs[i];
+    if (i != a && probs[i] > t) t = probs[i];
+  if (t == 0) {
+    st.jacobian_norm = 0;  // one-hot to double precision (or n == 1)
+    return st;
+  }
   const double pa = probs[a];
-  const double one_minus_pa = rest / total;
-  double diag = pa * pa * one_minus_pa * one_minus_pa;
-  double off = pa * pa * r;
+  double su = 0, su2 = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (i == a) continue;
-    const double p2 = probs[i] * probs[i];
-    diag += p2 * (1.0 - probs[i]) * (1.0 - probs[i]);
-    off += p2 * (pa * pa + (r - p2));
+    const double u = probs[i] / t;
+    su += u;
+    su2 += u * u;
   }
-  st.jacobian_norm = std::sqrt(diag + off);
+  const double r = t * t * su2;  // may underflow to 0; it only adds to O(1) terms
+  double bracket = pa * pa * su * su + pa * pa * su2;  // row a: diagonal, off-diagonal
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i == a) continue;
+    const double u = probs[i] / t, p = probs[i];
+    bracket += u * u * ((1.0 - p) * (1.0 - p) + pa * pa + (r - p * p));
+  }
+  st.jacobian_norm = t * std::sqrt(bracket);
   return st;
 }
 

@@ -17,7 +17,8 @@ struct SoftmaxStats {
 // statistics are computed without cancellation near one-hot, so a Jacobian norm
 // of 1e-12 is still accurate. Throws ArgumentError for n == 0, n > kMaxScores,
 // a non-finite score, or a divisor outside (0, kMaxDivisor]. If `scaled` is
-// not null it receives scores / divisor (what the page shows as scaled scores).
+// not null it receives scores / divisor (what the page shows as scaled scores;
+// these alone can overflow to ±inf, e.g. 1e308 / 0.5).
 SoftmaxStats softmax_stats(const double* scores, std::size_t n, double divisor, double* probs,
                            double* scaled = nullptr);
 

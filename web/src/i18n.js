@@ -39,29 +39,7 @@ const STRINGS = {
     'err.notNumber': '“{text}” is not a number.',
     'err.dkEmpty': 'Enter dₖ.',
     'err.core': 'Rejected by the core: {message}',
-    'slider.heading': 'Scores grow like √dₖ',
-    'slider.intro':
-      'One query and {m} keys with random N(0, 1) entries in dₖ dimensions give {m} scores q·k. Move dₖ: unscaled, the softmax turns one-hot; divided by √dₖ, it stays spread out.',
-    'slider.rangeLabel': 'dₖ (log scale)',
-    'slider.numberLabel': 'dₖ',
-    'slider.valuetext': 'dₖ = {dk}',
-    'slider.output': 'dₖ = {dk}, √dₖ = {sqrt}',
-    'slider.resample': 'Resample',
-    'slider.seed': 'seed {seed}',
-    'chart.unscaled': 'Unscaled: softmax(q·k)',
-    'chart.scaled': 'Scaled: softmax(q·k / √dₖ)',
-    'chart.stats': 'entropy {entropy} nats · largest probability {maxProb}',
-    'chart.axis': 'bar height = probability; full height = 100%',
     'table.summary': 'Numbers behind the charts',
-    'table.caption': 'Scores and softmax probabilities for dₖ = {dk}, seed {seed}',
-    'table.key': 'Key',
-    'table.score': 'Score q·k',
-    'table.scaledScore': 'q·k / √dₖ',
-    'table.pUnscaled': 'Probability, unscaled',
-    'table.pScaled': 'Probability, scaled',
-    'table.entropy': 'Entropy (nats)',
-    'table.maxProb': 'Largest probability',
-    'table.scroll': 'Table, scrolls sideways',
     'footer.loading': 'Loading the WebAssembly core…',
     'footer.ready':
       'Every number on this page is computed in your browser by the C++ core compiled to WebAssembly ({build} build, kernel {kernel}). Nothing is sent to a server.',
@@ -99,29 +77,7 @@ const STRINGS = {
     'err.notNumber': '“{text}”不是数字。',
     'err.dkEmpty': '请输入 dₖ。',
     'err.core': '计算核心拒绝了此输入：{message}',
-    'slider.heading': '分数随 √dₖ 增长',
-    'slider.intro':
-      '在 dₖ 维空间中随机抽取一个查询和 {m} 个键（各分量服从 N(0, 1)），得到 {m} 个分数 q·k。调节 dₖ：不缩放时 softmax 趋于独热分布；除以 √dₖ 后则保持分散。',
-    'slider.rangeLabel': 'dₖ（对数刻度）',
-    'slider.numberLabel': 'dₖ',
-    'slider.valuetext': 'dₖ = {dk}',
-    'slider.output': 'dₖ = {dk}，√dₖ = {sqrt}',
-    'slider.resample': '重新抽样',
-    'slider.seed': '随机种子 {seed}',
-    'chart.unscaled': '不缩放：softmax(q·k)',
-    'chart.scaled': '缩放：softmax(q·k / √dₖ)',
-    'chart.stats': '熵 {entropy} 奈特 · 最大概率 {maxProb}',
-    'chart.axis': '柱高 = 概率；满高 = 100%',
     'table.summary': '图表背后的数字',
-    'table.caption': 'dₖ = {dk}、随机种子 {seed} 时的分数与 softmax 概率',
-    'table.key': '键',
-    'table.score': '分数 q·k',
-    'table.scaledScore': 'q·k / √dₖ',
-    'table.pUnscaled': '概率（不缩放）',
-    'table.pScaled': '概率（缩放）',
-    'table.entropy': '熵（奈特）',
-    'table.maxProb': '最大概率',
-    'table.scroll': '表格，可横向滚动',
     'footer.loading': '正在加载 WebAssembly 计算核心…',
     'footer.ready':
       '本页的每个数字都由编译为 WebAssembly 的 C++ 核心在你的浏览器中计算（{build} 版本，内核 {kernel}），不会向服务器发送任何数据。',
@@ -130,6 +86,19 @@ const STRINGS = {
     'build.scalar': '标量（scalar）',
   },
 };
+
+/**
+ * Add a widget's strings: {en: {key: text}, zh: {key: text}}. Each widget
+ * module brings its own, so a widget placed alone on a page still has them.
+ */
+export function defineStrings(dict) {
+  for (const l of Object.keys(LANGS)) Object.assign(STRINGS[l], dict[l]);
+}
+
+/** True if `key` is defined (in English, which every key must have). */
+export function hasString(key) {
+  return Object.hasOwn(STRINGS.en, key);
+}
 
 function readStored() {
   try {

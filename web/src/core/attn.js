@@ -8,8 +8,11 @@
 //
 // Usage: const attn = createAttn(await loadModule()); attn.softmaxStats([14, 10, 12], 8)
 
-function check(error) {
-  if (error) throw new Error(error);
+function check(error, argument) {
+  if (!error) return;
+  const e = new Error(error);
+  if (argument) e.argument = argument; // the core's name for the bad argument
+  throw e;
 }
 
 /** Allocate `bytes` (at least 1) and run fn(ptr); always free. */
@@ -99,10 +102,130 @@ function attentionForward(M, { q, k, v, n, m, dk, dv, divisor }) {
   });
 }
 
+/**
+ * Softmax saturation at one d_k, averaged over `rows` sampled rows of m scores
+ * q·k_j; every divisor is applied to the same sampled scores.
+ * @param {number[]} divisors  resolved numbers, e.g. [1, 2, 8, 64]
+ * @returns {{divisor: number, maxProb: {mean, se}, entropy: {mean, se}, jacobianNorm: {mean, se}}[]}
+ */
+function saturationPoint(M, dk, m, rows, seed, divisors) {
+  const d = toF64(divisors);
+  const nd = d.length;
+  return withAlloc(M, [nd * 8, nd * 6 * 8], (dp, op) => {
+    M.HEAPF64.set(d, dp / 8);
+    const r = M.saturationPoint(dk, m, rows, seed, dp, nd, op);
+    check(r.error, r.argument);
+    const o = M.HEAPF64.slice(op / 8, op / 8 + nd * 6);
+    return Array.from(d, (divisor, c) => ({
+      divisor,
+      maxProb: { mean: o[6 * c], se: o[6 * c + 1] },
+      entropy: { mean: o[6 * c + 2], se: o[6 * c + 3] },
+      jacobianNorm: { mean: o[6 * c + 4], se: o[6 * c + 5] },
+    }));
+  });
+}
+
+// Monte Carlo of q·k (QkSession in the bindings): sessions live in the module
+// between calls, so a widget can draw batch after batch and show running results.
+const sessions = new Map();
+let nextSession = 1;
+
+/**
+ * @param {{dk, divisor, rho, sigmaQ, sigmaK, seed, bins}} opts  divisor is a number
+ * @returns {number} a session id for qkDraw / qkClose
+ */
+function qkOpen(M, opts) {
+  const s = new M.QkSession();
+  const err = s.configure({ dk: 64, divisor: 8, rho: 0, sigmaQ: 1, sigmaK: 1, seed: 0, bins: 64, ...opts });
+  if (err) {
+    s.delete();
+    check(err, argumentOf(err));
+  }
+  const id = nextSession++;
+  sessions.set(id, s);
+  return id;
+}
+
+// QkSession returns plain strings; the argument is the message's first word(s)
+// before " must" (the core's messages all start with the argument's name).
+function argumentOf(message) {
+  const m = /^([\w*]+(?: length)?) must/.exec(message);
+  return m ? m[1] : undefined;
+}
+
+function session(id) {
+  const s = sessions.get(id);
+  if (!s) throw new Error(`no Monte Carlo session ${id}`);
+  return s;
+}
+
+/**
+ * Draw `count` more samples (0 draws none) and return the running results.
+ * @returns {{summary: object, histogram: Float64Array, proofMeans: Float64Array}}
+ */
+function qkDraw(M, id, count) {
+  const s = session(id);
+  if (count > 0) {
+    const err = s.draw(count);
+    check(err, argumentOf(err));
+  }
+  const summary = s.summary();
+  check(summary.error);
+  delete summary.error;
+  // The views point into wasm memory: copy them before the next call.
+  return { summary, histogram: s.histogram().slice(), proofMeans: s.proofMeans().slice() };
+}
+
+function qkClose(M, id) {
+  const s = sessions.get(id);
+  if (s) {
+    s.delete();
+    sessions.delete(id);
+  }
+  return true;
+}
+
+/** One-shot Monte Carlo: open, draw `samples`, return the summary, close. */
+function qkSummary(M, opts, samples) {
+  const id = qkOpen(M, { bins: 1, ...opts });
+  try {
+    return qkDraw(M, id, samples).summary;
+  } finally {
+    qkClose(M, id);
+  }
+}
+
 /** @returns {{simd: boolean, dotKernel: string}} */
 function buildInfo(M) {
   const r = M.buildInfo();
   return { simd: r.simd, dotKernel: r.dotKernel };
+}
+
+/**
+ * The checker of a user's q and k (cpp/core/qk_check.h): the bytes of one file
+ * holding both, or of two files (q, then k), copied into wasm memory once and
+ * checked in one call.
+ * @param {{name: string, bytes: ArrayBuffer|Uint8Array}[]} files  one or two
+ * @param {{divisor?: string, format?: string, q?: string, k?: string, sequences?: number}} [options]
+ *   divisor the model uses ('sqrt', 'dk' or a number), format ('auto' picks by
+ *   name, then by content), array names in an .npz / JSON object / CSV,
+ *   sequences stacked in q and k (0: an .npz's "sequences" array, else 1)
+ * @returns {object} the report, the same JSON as `attnlab check` prints
+ */
+function checkTensors(M, files, options = {}) {
+  if (!Array.isArray(files) || files.length < 1 || files.length > 2)
+    throw new Error('give one file (q and k together) or two (q, then k)');
+  const views = files.map((f) => (f.bytes instanceof Uint8Array ? f.bytes : new Uint8Array(f.bytes)));
+  return withAlloc(M, views.map((v) => v.length), (p1, p2 = 0) => {
+    views.forEach((v, i) => M.HEAPU8.set(v, i ? p2 : p1));
+    const r = M.checkTensors(p1, views[0].length, p2, views[1]?.length ?? 0, {
+      fileName: files[0].name ?? '', fileName2: files[1]?.name ?? '', format: options.format ?? 'auto',
+      divisor: options.divisor ?? 'sqrt', q: options.q ?? 'q', k: options.k ?? 'k',
+      sequences: options.sequences ?? 0,
+    });
+    check(r.error, r.argument);
+    return JSON.parse(r.json);
+  });
 }
 
 /**
@@ -117,5 +240,11 @@ export function createAttn(M) {
     sampleScoreRow: (dk, m, seed) => sampleScoreRow(M, dk, m, seed),
     attentionForward: (args) => attentionForward(M, args),
     buildInfo: () => buildInfo(M),
+    saturationPoint: (dk, m, rows, seed, divisors) => saturationPoint(M, dk, m, rows, seed, divisors),
+    qkOpen: (opts) => qkOpen(M, opts),
+    qkDraw: (id, count) => qkDraw(M, id, count),
+    qkClose: (id) => qkClose(M, id),
+    qkSummary: (opts, samples) => qkSummary(M, opts, samples),
+    checkTensors: (files, options) => checkTensors(M, files, options),
   };
 }

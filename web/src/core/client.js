@@ -28,7 +28,7 @@ function ensureWorker() {
     if (!p) return;
     pending.delete(data.id);
     if (data.ok) p.resolve(data.result);
-    else p.reject(new Error(data.error));
+    else p.reject(Object.assign(new Error(data.error), data.argument ? { argument: data.argument } : {}));
   };
   worker.onerror = (e) => {
     e.preventDefault();
@@ -52,6 +52,7 @@ function send(op, args, transfer) {
 /**
  * Run one core op in the worker.
  * @param {string} op  'softmaxStats' | 'resolveDivisor' | 'sampleScoreRow' | 'attentionForward' | 'buildInfo'
+ *   | 'saturationPoint' | 'qkOpen' | 'qkDraw' | 'qkClose' | 'qkSummary'
  * @param {unknown[]} [args]  positional arguments of that op
  * @param {Transferable[]} [transfer]  buffers to hand over instead of copying
  * @returns {Promise<any>}

@@ -29,6 +29,12 @@ const OPS = {
   resolveDivisor: async (text, dk) => (await attn()).resolveDivisor(text, dk),
   sampleScoreRow: async (dk, m, seed) => (await attn()).sampleScoreRow(dk, m, seed),
   attentionForward: async (args) => (await attn()).attentionForward(args),
+  saturationPoint: async (...a) => (await attn()).saturationPoint(...a),
+  qkOpen: async (opts) => (await attn()).qkOpen(opts),
+  qkDraw: async (id, count) => (await attn()).qkDraw(id, count),
+  qkClose: async (id) => (await attn()).qkClose(id),
+  qkSummary: async (opts, samples) => (await attn()).qkSummary(opts, samples),
+  checkTensors: async (files, options) => (await attn()).checkTensors(files, options),
 };
 
 // Buffers of the typed arrays in a result (itself or its own fields).
@@ -51,6 +57,6 @@ self.onmessage = async ({ data }) => {
     const result = await fn(...args);
     self.postMessage({ id, ok: true, result }, transferables(result));
   } catch (e) {
-    self.postMessage({ id, ok: false, error: e instanceof Error ? e.message : String(e) });
+    self.postMessage({ id, ok: false, error: e instanceof Error ? e.message : String(e), argument: e?.argument });
   }
 };

@@ -2,8 +2,9 @@
 // scores unscaled (divisor 1) and divided by √d_k, with entropy, largest
 // probability and the softmax Jacobian norm. Every number comes from the core.
 //
-// mount(element, client, {examples}) -> {relabel()}; the reader edits each
-// example's scores and d_k, and only that example's rows are recomputed.
+// mount(element, client, {examples, idPrefix, onRender}) -> {relabel()}; the
+// reader edits each example's scores and d_k, and only that example's rows are
+// recomputed; onRender(i, [unscaled, scaled results]) follows each redraw.
 import { t } from '../i18n.js';
 import { DASH, fixed, int, list, num, percent } from '../format.js';
 import { h, setFieldError } from '../dom.js';
@@ -37,7 +38,7 @@ function messageText(m) {
   return m.core !== undefined ? t('err.core', { message: m.core }) : t(m.key, m.params);
 }
 
-export function mount(root, client, { examples = EXAMPLES, idPrefix = 'seed' } = {}) {
+export function mount(root, client, { examples = EXAMPLES, idPrefix = 'seed', onRender } = {}) {
   const headCells = COLUMNS.map(([key, label]) =>
     h('th', { scope: 'col', role: 'columnheader', class: `c-${key}`, dataset: { i18nCol: label } }));
   const caption = h('caption');
@@ -150,6 +151,7 @@ export function mount(root, client, { examples = EXAMPLES, idPrefix = 'seed' } =
     setFieldError(ex.scoresInput, ex.scoresMsg, messageText(ex.scoresError));
     setFieldError(ex.dkInput, ex.dkMsg, messageText(ex.dkError));
     ex.rows.forEach(renderRow);
+    onRender?.(ex.i, ex.rows.map((r) => r.result));
   }
 
   function relabel() {

@@ -1,0 +1,64 @@
+// The page's own prose and headings (index.html's data-i18n keys), in English
+// and Simplified Chinese. Widgets bring their own strings (defineStrings).
+import { defineStrings } from './i18n.js';
+
+defineStrings({
+  en: {
+    'page.skip': 'Skip to the content',
+    'toc.heading': 'Contents',
+    'chain.heading': 'The causal chain',
+    'chain.intro':
+      'The whole argument on one page: from the variance of a dot product to a softmax that stops passing gradient, and the one-line fix. Each box links to the section that checks it.',
+    'variance.heading': 'Why the dot product grows',
+    'variance.intro':
+      'Sample a query q and a key k with dₖ independent entries of mean 0 and variance 1, and take q·k. Its histogram widens as dₖ grows, and its measured variance follows the line Var = dₖ on log–log axes. Divided by √dₖ, the variance stays at 1 for every dₖ.',
+    'variance.break':
+      'The seed’s assumption is that q and k have independent entries with mean 0 and variance 1. Move σ_q and σ_k: the variance becomes σ_q²σ_k² dₖ, still proportional to dₖ, so √dₖ still keeps its growth in check, up to a constant. Move ρ, the correlation between qᵢ and kᵢ: now the mean of q·k is ρσ_qσ_k dₖ and its variance σ_q²σ_k² dₖ(1 + ρ²). The scores then grow like dₖ, not √dₖ, and dividing by √dₖ leaves them growing like √dₖ (see the second chart: the line for c = √dₖ rises once ρ ≠ 0).',
+    'variance.mup':
+      'Only a divisor proportional to dₖ holds such scores at a fixed size. That is the choice of μP (maximal update parametrization), which divides attention scores by dₖ instead of √dₖ because, after training, queries and keys are correlated.',
+    'proof.heading': 'The proof, step by step',
+    'proof.intro':
+      'Why exactly dₖ? Square the dot product and look at its dₖ² terms one by one. The grid below holds them for a small dₖ; each cell is a running Monte Carlo mean computed by the core while samples stream in, so you can watch each step of the proof come true.',
+    'seed.heading': 'What softmax does with large scores',
+    'saturation.heading': 'Saturation explorer',
+    'saturation.intro':
+      'Sample one query and m keys in dₖ dimensions and put the m scores through softmax. Choose what to divide them by, then move dₖ: unscaled, the row turns one-hot; divided by √dₖ, it stays spread out. Below, the same statistics averaged over many sampled rows, for every divisor at once.',
+    'saturation.outro':
+      'Read the curves from left to right. Divided by 1 or 2, the largest probability climbs towards 1 and the entropy and the Jacobian norm fall towards 0 as dₖ grows: the softmax saturates and passes almost no gradient back. Divided by √dₖ, all three stay flat. Divided by dₖ, the scores shrink towards 0 and the row drifts towards uniform, which also weakens attention: it can no longer single out a key.',
+    'training.heading': 'The scale factor in training',
+    'training.intro':
+      'The chain ends with “the model cannot learn”. The training lab checks that last link directly: it trains a small attention layer with each divisor, on this page’s wasm core, and plots the loss curves side by side.',
+    'training.link': 'Open the training lab',
+    'url.invalid': 'The link’s value {param}={given} could not be read; using {used}.',
+    'url.clamped': 'The link’s value {param}={given} is out of range; using {used}.',
+  },
+  zh: {
+    'page.skip': '跳到正文',
+    'toc.heading': '目录',
+    'chain.heading': '因果链',
+    'chain.intro':
+      '整个论证一览：从点积的方差，到不再传递梯度的 softmax，再到一行代码的修正。每个方框都链接到验证它的小节。',
+    'variance.heading': '点积为何变大',
+    'variance.intro':
+      '抽取查询 q 与键 k，各有 dₖ 个相互独立、均值为 0、方差为 1 的分量，计算 q·k。随着 dₖ 增大，它的直方图变宽；在双对数坐标中，实测方差沿着直线 Var = dₖ 增长。除以 √dₖ 后，对每个 dₖ 方差都保持为 1。',
+    'variance.break':
+      '原文假设 q 与 k 的分量相互独立、均值为 0、方差为 1。调节 σ_q 与 σ_k：方差变为 σ_q²σ_k² dₖ，仍与 dₖ 成正比，所以除以 √dₖ 仍能（在一个常数倍以内）抑制其增长。调节 ρ，即 qᵢ 与 kᵢ 的相关系数：此时 q·k 的均值为 ρσ_qσ_k dₖ，方差为 σ_q²σ_k² dₖ(1 + ρ²)。分数随 dₖ 而非 √dₖ 增长，除以 √dₖ 之后仍随 √dₖ 增长（见第二张图：ρ ≠ 0 时 c = √dₖ 的曲线上升）。',
+    'variance.mup':
+      '只有与 dₖ 成正比的除数才能把这样的分数保持在固定大小。这正是 μP（最大更新参数化）的选择：由于训练后查询与键相关，它把注意力分数除以 dₖ 而不是 √dₖ。',
+    'proof.heading': '逐步证明',
+    'proof.intro':
+      '为什么恰好是 dₖ？把点积平方，逐一查看它的 dₖ² 项。下面的网格列出了小 dₖ 时的这些项；每格是计算核心在样本不断到来时算出的蒙特卡洛滑动均值，你可以看着证明的每一步成真。',
+    'seed.heading': 'softmax 如何对待大分数',
+    'saturation.heading': '饱和探索器',
+    'saturation.intro':
+      '在 dₖ 维空间中抽取一个查询和 m 个键，把 m 个分数送入 softmax。选择除数，再调节 dₖ：不缩放时这一行趋于独热；除以 √dₖ 后则保持分散。下方是对大量抽样行取平均后的同样统计量，所有除数同时计算。',
+    'saturation.outro':
+      '从左往右看这些曲线。除以 1 或 2 时，随着 dₖ 增大，最大概率趋向 1，熵与雅可比范数趋向 0：softmax 饱和，几乎不再回传梯度。除以 √dₖ 时，三者都保持平稳。除以 dₖ 时，分数缩向 0，这一行趋于均匀分布，注意力同样变弱：它再也无法突出某一个键。',
+    'training.heading': '训练中的缩放因子',
+    'training.intro':
+      '这条链的最后一环是“模型学不动”。训练实验室直接检验这一环：它在本页的 wasm 计算核心上，用每种除数训练一个小型注意力层，并排画出损失曲线。',
+    'training.link': '打开训练实验室',
+    'url.invalid': '链接中的 {param}={given} 无法读取，改用 {used}。',
+    'url.clamped': '链接中的 {param}={given} 超出范围，改用 {used}。',
+  },
+});

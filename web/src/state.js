@@ -1,0 +1,91 @@
+// Widget state in the query string, so any view can be shared: each widget
+// keeps its controls under its own prefix ("sat.dk=256&sat.div=dk"). Values
+// read back are checked; a malformed one falls back to the default and an
+// out-of-range one is clamped, each with a notice the widget shows.
+// Writes are batched (one history.replaceState per 200 ms at most): Chromium
+// throttles pages that call it on every slider step.
+import { getParam } from './url.js';
+
+/**
+ * Spec of one parameter:
+ *   {type: 'int', min, max, def}       integers, clamped to [min, max]
+ *   {type: 'number', min, max, def}    decimals, clamped (min may be exclusive: minOpen)
+ *   {type: 'enum', values: [...], def} one of the listed strings
+ *   {type: 'text', max, def}           free text up to `max` characters
+ *
+ * @returns {{values: object, notices: {key: string, params: object}[]}}
+ *   notice keys: 'url.invalid' (fell back to the default), 'url.clamped'
+ */
+export function readState(prefix, specs) {
+  const values = {};
+  const notices = [];
+  for (const [key, spec] of Object.entries(specs)) {
+    const name = `${prefix}.${key}`;
+    const text = prefix ? getParam(name) : null;
+    if (text === null) {
+      values[key] = spec.def;
+      continue;
+    }
+    const r = parseOne(text, spec);
+    values[key] = r.value;
+    if (r.notice) notices.push({ key: r.notice, params: { param: name, given: text.slice(0, 40), used: String(r.value) } });
+  }
+  return { values, notices };
+}
+
+function parseOne(text, spec) {
+  const s = text.trim();
+  switch (spec.type) {
+    case 'enum':
+      return spec.values.includes(s) ? { value: s } : { value: spec.def, notice: 'url.invalid' };
+    case 'text':
+      return s.length <= (spec.max ?? 200) ? { value: s } : { value: spec.def, notice: 'url.invalid' };
+    default: {
+      if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(s)) return { value: spec.def, notice: 'url.invalid' };
+      let x = Number(s);
+      let notice = null;
+      if (spec.type === 'int' && !Number.isInteger(x)) {
+        x = Math.round(x);
+        notice = 'url.clamped';
+      }
+      const lo = spec.min ?? -Infinity;
+      const hi = spec.max ?? Infinity;
+      if (x < lo || (spec.minOpen && x === lo) || x > hi) {
+        x = x > hi ? hi : spec.minOpen ? spec.def : lo;
+        notice = 'url.clamped';
+      }
+      return { value: x, notice };
+    }
+  }
+}
+
+const pending = new Map();
+let timer = null;
+
+/** Queue `{key: value}` under `prefix` for the URL (null removes a key). */
+export function writeState(prefix, values) {
+  if (!prefix) return;
+  for (const [k, v] of Object.entries(values)) pending.set(`${prefix}.${k}`, v);
+  if (timer === null) timer = setTimeout(flush, 200);
+}
+
+/** Write queued values now (tests and `pagehide` use it). */
+export function flush() {
+  clearTimeout(timer);
+  timer = null;
+  if (pending.size === 0) return;
+  const url = new URL(location.href);
+  for (const [k, v] of pending) {
+    if (v === null || v === undefined) url.searchParams.delete(k);
+    else url.searchParams.set(k, String(v));
+  }
+  pending.clear();
+  history.replaceState(history.state, '', url);
+}
+
+addEventListener('pagehide', flush);
+
+/** A random seed for "resample" buttons (fits the core's 53-bit seeds). */
+export function randomSeed() {
+  return crypto.getRandomValues(new Uint32Array(1))[0];
+}

@@ -1,0 +1,577 @@
+// <attn-saturation>: where softmax saturates. Controls: d_k (log slider,
+// 1..4096), the divisor (√d_k, 1, 2, d_k or a custom number) and the sequence
+// length m (2..512). Shows one sampled row of m scores q·k_j and its softmax,
+// unscaled and divided by the chosen divisor, as bars; and, against d_k, the
+// expected largest probability, entropy and softmax Jacobian norm for every
+// divisor (Monte Carlo in the core's saturation_point, one call per chunk of
+// rows, streamed from the worker), with the current d_k marked.
+//
+// Attributes: dk, m, divisor, seed (initial values), url-state (URL prefix,
+// e.g. "sat"), id-prefix (default "sat").
+import { defineStrings, t } from '../i18n.js';
+import { DASH, fixed, int, num, percent } from '../format.js';
+import { h, setFieldError } from '../dom.js';
+import { parseNumber } from '../parse.js';
+import { randomSeed, readState, writeState } from '../state.js';
+import { AttnElement, coreMessage, dataTable, define, fillTable, timed } from './element.js';
+import { createChart } from './chart.js';
+
+const DK_LOG2_MAX = 12; // d_k = 1 .. 4096
+const M_LOG2 = [1, 9]; // m = 2 .. 512
+const SWEEP_DKS = Array.from({ length: DK_LOG2_MAX + 1 }, (_, i) => 2 ** i);
+// Divisors on the curves: [key, spec for the core's resolveDivisor, palette colour, dash].
+const CURVES = [
+  ['1', '1', 'c-unscaled', null],
+  ['2', '2', 'c-two', [2, 3]],
+  ['sqrt', 'sqrt', 'c-sqrt', null],
+  ['dk', 'dk', 'c-dk', [8, 4]],
+  ['custom', null, 'c-custom', [1, 3]],
+];
+const STATS = ['maxProb', 'entropy', 'jacobianNorm'];
+// Monte Carlo budget, in normal draws (about 20 ns each in the worker): a call
+// is at most CHUNK (≲ 50 ms), a d_k point at most POINT (≲ 100 ms).
+const CHUNK = 2.5e6;
+const POINT = 5e6;
+const MIN_ROWS = 8;
+const MAX_ROWS = 4000;
+
+const SPECS = {
+  dk: { type: 'int', min: 1, max: 2 ** DK_LOG2_MAX, def: 64 },
+  div: { type: 'enum', values: CURVES.map((c) => c[0]), def: 'sqrt' },
+  c: { type: 'number', min: 0, minOpen: true, max: 1e12, def: 4 },
+  m: { type: 'int', min: 2, max: 512, def: 16 },
+  seed: { type: 'int', min: 0, max: 2 ** 32 - 1, def: 1 },
+};
+
+defineStrings({
+  en: {
+    'sat.dkRange': 'dₖ (log scale)',
+    'sat.dkNumber': 'dₖ',
+    'sat.dkOutput': 'dₖ = {dk}',
+    'sat.mRange': 'Sequence length m (log scale)',
+    'sat.mNumber': 'm',
+    'sat.divisor': 'Divide the scores by',
+    'sat.div.1': '1 (unscaled)',
+    'sat.div.2': '2',
+    'sat.div.sqrt': '√dₖ',
+    'sat.div.dk': 'dₖ',
+    'sat.div.custom': 'custom',
+    'sat.customLabel': 'Custom divisor',
+    'sat.resample': 'Resample',
+    'sat.seed': 'seed {seed}',
+    'sat.rowHeading': 'One sampled row of {m} scores',
+    'sat.unscaled': 'Unscaled: softmax(q·k)',
+    'sat.scaled': 'Divided by {label}: softmax(q·k / {value})',
+    'sat.stats': 'largest probability {maxProb} · entropy {entropy} nats · Jacobian norm {jac}',
+    'sat.axis': 'bar height = probability; full height = 100%',
+    'sat.rowTable': 'Scores and probabilities for dₖ = {dk}, m = {m}, divisor {value}, seed {seed}',
+    'sat.curvesHeading': 'Averaged over many sampled rows, for every divisor',
+    'sat.curvesNote': 'Monte Carlo in the core: {rows} sampled rows of m = {m} scores so far; the dashed vertical line is the dₖ above.',
+    'sat.curvesProgress': 'computing: dₖ = {dk} ({done} of {total})',
+    'sat.curvesDone': 'done',
+    'sat.chart.maxProb': 'Expected largest probability',
+    'sat.chart.entropy': 'Expected entropy (nats)',
+    'sat.chart.jacobianNorm': 'Expected softmax Jacobian norm',
+    'sat.chartName': '{title} against dₖ (log scale) for each divisor',
+    'sat.curveLabel.1': 'divided by 1',
+    'sat.curveLabel.2': 'divided by 2',
+    'sat.curveLabel.sqrt': 'divided by √dₖ',
+    'sat.curveLabel.dk': 'divided by dₖ',
+    'sat.curveLabel.custom': 'divided by {c}',
+    'sat.curveTable': 'Expected statistics of softmax(q·k / c) over sampled rows, m = {m}, seed {seed} (mean ± standard error)',
+    'sat.col.dk': 'dₖ',
+    'sat.col.divisor': 'Divisor c',
+    'sat.col.rows': 'Rows',
+    'sat.col.maxProb': 'Largest probability',
+    'sat.col.entropy': 'Entropy (nats)',
+    'sat.col.jacobianNorm': 'Jacobian norm',
+    'sat.col.key': 'Key',
+    'sat.col.score': 'Score q·k',
+    'sat.col.scaledScore': 'q·k / c',
+    'sat.col.pUnscaled': 'Probability, unscaled',
+    'sat.col.pScaled': 'Probability, divided by c',
+    'sat.err.dkRange': 'dₖ must be a whole number from 1 to 4096.',
+    'sat.err.mRange': 'm must be a whole number from 2 to 512.',
+  },
+  zh: {
+    'sat.dkRange': 'dₖ（对数刻度）',
+    'sat.dkNumber': 'dₖ',
+    'sat.dkOutput': 'dₖ = {dk}',
+    'sat.mRange': '序列长度 m（对数刻度）',
+    'sat.mNumber': 'm',
+    'sat.divisor': '分数除以',
+    'sat.div.1': '1（不缩放）',
+    'sat.div.2': '2',
+    'sat.div.sqrt': '√dₖ',
+    'sat.div.dk': 'dₖ',
+    'sat.div.custom': '自定义',
+    'sat.customLabel': '自定义除数',
+    'sat.resample': '重新抽样',
+    'sat.seed': '随机种子 {seed}',
+    'sat.rowHeading': '一行抽样得到的 {m} 个分数',
+    'sat.unscaled': '不缩放：softmax(q·k)',
+    'sat.scaled': '除以 {label}：softmax(q·k / {value})',
+    'sat.stats': '最大概率 {maxProb} · 熵 {entropy} 奈特 · 雅可比范数 {jac}',
+    'sat.axis': '柱高 = 概率；满高 = 100%',
+    'sat.rowTable': 'dₖ = {dk}、m = {m}、除数 {value}、随机种子 {seed} 时的分数与概率',
+    'sat.curvesHeading': '对大量抽样行取平均，每种除数一条曲线',
+    'sat.curvesNote': '由计算核心做蒙特卡洛：目前已抽样 {rows} 行，每行 m = {m} 个分数；竖直虚线标出上面选定的 dₖ。',
+    'sat.curvesProgress': '计算中：dₖ = {dk}（第 {done} / {total} 个）',
+    'sat.curvesDone': '完成',
+    'sat.chart.maxProb': '最大概率的期望',
+    'sat.chart.entropy': '熵的期望（奈特）',
+    'sat.chart.jacobianNorm': 'softmax 雅可比范数的期望',
+    'sat.chartName': '{title}随 dₖ（对数刻度）的变化，每种除数一条曲线',
+    'sat.curveLabel.1': '除以 1',
+    'sat.curveLabel.2': '除以 2',
+    'sat.curveLabel.sqrt': '除以 √dₖ',
+    'sat.curveLabel.dk': '除以 dₖ',
+    'sat.curveLabel.custom': '除以 {c}',
+    'sat.curveTable': 'softmax(q·k / c) 统计量在抽样行上的期望，m = {m}，随机种子 {seed}（均值 ± 标准误）',
+    'sat.col.dk': 'dₖ',
+    'sat.col.divisor': '除数 c',
+    'sat.col.rows': '行数',
+    'sat.col.maxProb': '最大概率',
+    'sat.col.entropy': '熵（奈特）',
+    'sat.col.jacobianNorm': '雅可比范数',
+    'sat.col.key': '键',
+    'sat.col.score': '分数 q·k',
+    'sat.col.scaledScore': 'q·k / c',
+    'sat.col.pUnscaled': '概率（不缩放）',
+    'sat.col.pScaled': '概率（除以 c）',
+    'sat.err.dkRange': 'dₖ 必须是 1 到 4096 之间的整数。',
+    'sat.err.mRange': 'm 必须是 2 到 512 之间的整数。',
+  },
+});
+
+const log2Clamp = (x, lo, hi) => String(Math.min(hi, Math.max(lo, Math.round(Math.log2(x)))));
+
+/** Merge chunk results {n, mean, se} of one statistic into a running total. */
+function merge(acc, n, ms) {
+  const var_ = ms.se * ms.se * n; // sample variance of the chunk's rows
+  acc.n += n;
+  acc.s1 += n * ms.mean;
+  acc.s2 += (n - 1) * var_ + n * ms.mean * ms.mean;
+  const mean = acc.s1 / acc.n;
+  const v = acc.n > 1 ? Math.max(acc.s2 - acc.n * mean * mean, 0) / (acc.n - 1) : 0;
+  return { mean, se: Math.sqrt(v / acc.n) };
+}
+
+class AttnSaturation extends AttnElement {
+  defaultIdPrefix = 'sat';
+
+  build() {
+    const init = {};
+    for (const k of Object.keys(SPECS)) {
+      const a = this.getAttribute(k === 'div' ? 'divisor' : k);
+      if (a !== null) init[k] = a;
+    }
+    const specs = Object.fromEntries(Object.entries(SPECS).map(([k, s]) => [k, { ...s, def: init[k] !== undefined ? (s.type === 'enum' ? init[k] : Number(init[k])) : s.def }]));
+    const { values, notices } = readState(this.statePrefix, specs);
+    this.v = values; // {dk, div, c, m, seed}: what the reader chose
+    this.fieldErrors = {};
+    this.row = null; // the row on show: {dk, m, seed, divisor, scores, unscaled, scaled}
+    this.rowBusy = false;
+    this.rowDirty = false;
+    this.sweep = new Map(); // `${dk}|${key}` -> {n, stats: {maxProb, ...}}
+    this.sweepGen = 0;
+
+    const I = (s) => this.id_(s);
+    // ---- controls ----
+    this.dkRange = h('input', { type: 'range', id: I('dk-range'), min: 0, max: DK_LOG2_MAX, step: 1 });
+    this.dkNumber = h('input', { type: 'text', id: I('dk-number'), inputmode: 'numeric', autocomplete: 'off', size: 6, 'aria-describedby': I('dk-msg') });
+    this.dkMsg = h('p', { id: I('dk-msg'), class: 'msg', 'aria-live': 'polite' });
+    this.dkOutput = h('output', { id: I('dk-output'), for: `${I('dk-range')} ${I('dk-number')}` });
+    this.mRange = h('input', { type: 'range', id: I('m-range'), min: M_LOG2[0], max: M_LOG2[1], step: 1 });
+    this.mNumber = h('input', { type: 'text', id: I('m-number'), inputmode: 'numeric', autocomplete: 'off', size: 5, 'aria-describedby': I('m-msg') });
+    this.mMsg = h('p', { id: I('m-msg'), class: 'msg', 'aria-live': 'polite' });
+    this.radios = CURVES.map(([key]) => {
+      const input = h('input', { type: 'radio', name: I('div'), id: I(`div-${key}`), value: key });
+      const label = h('label', { for: input.id });
+      return { key, input, label, wrap: h('span', { class: 'radio' }, input, label) };
+    });
+    this.legendEl = h('legend');
+    this.custom = h('input', { type: 'text', id: I('custom'), inputmode: 'decimal', autocomplete: 'off', size: 7, 'aria-describedby': I('custom-msg') });
+    this.customLabel = h('label', { for: this.custom.id, class: 'visually-hidden' });
+    this.customMsg = h('p', { id: I('custom-msg'), class: 'msg', 'aria-live': 'polite' });
+    this.resample = h('button', { type: 'button', id: I('resample') });
+    this.seedText = h('span', { class: 'seed', id: I('seed') });
+    this.labels = {
+      dkRange: h('label', { for: this.dkRange.id }), dkNumber: h('label', { for: this.dkNumber.id }),
+      mRange: h('label', { for: this.mRange.id }), mNumber: h('label', { for: this.mNumber.id }),
+    };
+    this.mOutput = h('output', { id: I('m-output'), for: `${I('m-range')} ${I('m-number')}` });
+
+    const controls = h('div', { class: 'controls' },
+      h('div', { class: 'field field-range' }, h('div', { class: 'range-head' }, this.labels.dkRange, this.dkOutput), this.dkRange),
+      h('div', { class: 'field field-dk' }, this.labels.dkNumber, this.dkNumber, this.dkMsg),
+      h('fieldset', { class: 'field field-divisor' }, this.legendEl,
+        h('div', { class: 'radios' }, this.radios.map((r) => r.wrap), this.customLabel, this.custom), this.customMsg),
+      h('div', { class: 'field field-range' }, h('div', { class: 'range-head' }, this.labels.mRange, this.mOutput), this.mRange),
+      h('div', { class: 'field field-dk' }, this.labels.mNumber, this.mNumber, this.mMsg),
+      h('div', { class: 'field field-seed' }, this.resample, this.seedText));
+
+    // ---- one sampled row: two bar charts ----
+    this.rowHeading = h('h3', { class: 'widget-h' });
+    this.barCharts = ['unscaled', 'scaled'].map((key) => {
+      const title = h('span', { class: 'chart-title' });
+      const stats = h('span', { class: 'chart-stats', dataset: { chart: key } });
+      const plot = h('div', { class: 'bars', role: 'img' });
+      const fig = h('figure', { class: `chart chart-${key}` }, h('figcaption', {}, title, stats), plot);
+      return { key, title, stats, plot, fig, bars: [] };
+    });
+    this.axisNote = h('p', { class: 'axis-note' });
+    this.rowTable = dataTable(I('row-table'));
+    this.rowFoot = h('tfoot');
+    this.rowTable.table.append(this.rowFoot);
+    this.rowTable.details.addEventListener('toggle', () => this.renderRowTable());
+
+    // ---- curves against d_k ----
+    this.curvesHeading = h('h3', { class: 'widget-h' });
+    this.curvesNote = h('p', { class: 'note', id: I('curves-note') });
+    this.progress = h('p', { class: 'progress', id: I('progress'), role: 'status' });
+    this.charts = STATS.map((stat) => {
+      const c = createChart({
+        xLog: true, height: 200,
+        yRange: stat === 'maxProb' ? [0, 1] : undefined,
+        series: CURVES.map(([, , color, dash]) => ({ color, dash })),
+      });
+      c.el.id = I(`chart-${stat}`);
+      return { stat, c };
+    });
+    this.curveTable = dataTable(I('curve-table'));
+    this.curveTable.details.addEventListener('toggle', () => this.renderCurveTable());
+
+    this.append(
+      this.noticeBox(notices),
+      controls,
+      this.rowHeading,
+      h('div', { class: 'charts' }, this.barCharts.map((c) => c.fig)),
+      this.axisNote,
+      this.rowTable.details,
+      this.curvesHeading,
+      this.curvesNote,
+      this.progress,
+      h('div', { class: 'curve-charts' }, this.charts.map((x) => x.c.el)),
+      this.curveTable.details);
+
+    // ---- events ----
+    this.dkRange.addEventListener('input', () => timed('sat.input', () => {
+      this.v.dk = 2 ** Number(this.dkRange.value);
+      this.dkNumber.value = String(this.v.dk);
+      this.fieldErrors.dk = null;
+      this.changed({ row: true });
+    }));
+    this.dkNumber.addEventListener('input', () => timed('sat.input', () => {
+      const r = this.parseInt(this.dkNumber.value, 1, 2 ** DK_LOG2_MAX, 'sat.err.dkRange');
+      this.fieldErrors.dk = r.error ?? null;
+      if (!r.error) {
+        this.v.dk = r.value;
+        this.dkRange.value = log2Clamp(r.value, 0, DK_LOG2_MAX);
+      }
+      this.changed({ row: !r.error });
+    }));
+    this.mRange.addEventListener('input', () => {
+      this.v.m = 2 ** Number(this.mRange.value);
+      this.mNumber.value = String(this.v.m);
+      this.fieldErrors.m = null;
+      this.changed({ row: true, sweep: true });
+    });
+    this.mNumber.addEventListener('input', () => {
+      const r = this.parseInt(this.mNumber.value, 2, 512, 'sat.err.mRange');
+      this.fieldErrors.m = r.error ?? null;
+      if (!r.error) {
+        this.v.m = r.value;
+        this.mRange.value = log2Clamp(r.value, ...M_LOG2);
+      }
+      this.changed({ row: !r.error, sweep: !r.error });
+    });
+    for (const r of this.radios)
+      r.input.addEventListener('change', () => {
+        if (!r.input.checked) return;
+        this.v.div = r.key;
+        this.changed({ row: true, highlight: true });
+      });
+    this.custom.addEventListener('focus', () => {
+      if (this.v.div !== 'custom') {
+        this.v.div = 'custom';
+        this.radios.find((r) => r.key === 'custom').input.checked = true;
+        this.changed({ row: true, highlight: true });
+      }
+    });
+    this.custom.addEventListener('input', () => {
+      this.v.c = this.custom.value.trim();
+      this.changed({ row: true, sweep: true });
+    });
+    this.resample.addEventListener('click', () => {
+      this.v.seed = randomSeed();
+      this.changed({ row: true, sweep: true });
+    });
+
+    // ---- initial state ----
+    this.dkNumber.value = String(this.v.dk);
+    this.dkRange.value = log2Clamp(this.v.dk, 0, DK_LOG2_MAX);
+    this.mNumber.value = String(this.v.m);
+    this.mRange.value = log2Clamp(this.v.m, ...M_LOG2);
+    this.custom.value = String(this.v.c);
+    this.radios.find((r) => r.key === this.v.div).input.checked = true;
+    this.updateRow();
+    this.runSweep();
+  }
+
+  parseInt(text, lo, hi, key) {
+    const r = parseNumber(text);
+    if (r.error) return r;
+    if (!Number.isInteger(r.value) || r.value < lo || r.value > hi) return { error: { key } };
+    return r;
+  }
+
+  /** The divisor spec the core resolves: 'sqrt', 'dk' or a number as text. */
+  divisorSpec() {
+    return this.v.div === 'custom' ? String(this.v.c) : this.v.div;
+  }
+
+  changed({ row = false, sweep = false, highlight = false }) {
+    writeState(this.statePrefix, { dk: this.v.dk, div: this.v.div, c: this.v.c, m: this.v.m, seed: this.v.seed });
+    if (row) this.updateRow();
+    if (sweep) this.runSweep();
+    if (highlight) {
+      this.highlightCurves();
+      this.renderCurves();
+    }
+    this.renderControls();
+    for (const { c } of this.charts) c.setMarker(this.v.dk);
+  }
+
+  // ---- the sampled row: at most one request in flight; the latest state wins ----
+  async updateRow() {
+    if (this.rowBusy) {
+      this.rowDirty = true;
+      return;
+    }
+    this.rowBusy = true;
+    do {
+      this.rowDirty = false;
+      const want = { dk: this.v.dk, m: this.v.m, seed: this.v.seed, spec: this.divisorSpec() };
+      if (this.fieldErrors.dk || this.fieldErrors.m) break;
+      try {
+        const [divisor, scores] = await Promise.all([
+          this.client.call('resolveDivisor', [want.spec, want.dk]).catch((e) => ({ error: e })),
+          this.client.call('sampleScoreRow', [want.dk, want.m, want.seed]),
+        ]);
+        const raw = Float64Array.from(scores);
+        const unscaled = await this.client.call('softmaxStats', [raw, 1]);
+        let scaled = null;
+        if (!divisor.error) scaled = await this.client.call('softmaxStats', [raw, divisor.value]);
+        this.fieldErrors.custom = divisor.error ? { core: divisor.error.message } : null;
+        this.row = { ...want, divisor: divisor.error ? null : divisor, scores: raw, unscaled, scaled };
+        this.fieldErrors.core = null;
+      } catch (e) {
+        this.fieldErrors.core = { core: e.message };
+      }
+    } while (this.rowDirty);
+    this.rowBusy = false;
+    timed('sat.render', () => {
+      this.renderControls();
+      this.renderRow();
+    });
+  }
+
+  // ---- the curves: one coarse core call per chunk of rows, streamed ----
+  async runSweep() {
+    const gen = ++this.sweepGen;
+    const m = this.v.m;
+    const seed = this.v.seed;
+    const customOk = this.v.c !== '' && Number(this.v.c) > 0 && Number(this.v.c) <= 1e12;
+    this.sweep = new Map();
+    this.sweepMeta = { m, seed, rows: 0, custom: customOk ? Number(this.v.c) : null, done: 0 };
+    this.labelCharts();
+    this.highlightCurves();
+    this.renderCurves();
+    for (const [i, dk] of SWEEP_DKS.entries()) {
+      let divisors;
+      try {
+        // The core resolves √d_k and d_k (and checks the custom number).
+        divisors = await Promise.all(CURVES.map(([key, spec]) =>
+          key === 'custom' ? (customOk ? this.client.call('resolveDivisor', [String(this.v.c), dk]) : null)
+            : this.client.call('resolveDivisor', [spec, dk])));
+      } catch {
+        divisors = CURVES.map(([key, spec]) => (key === 'custom' ? null : spec)); // never: fixed specs
+      }
+      if (gen !== this.sweepGen) return;
+      const used = CURVES.map(([key], j) => ({ key, d: divisors[j] })).filter((x) => x.d);
+      const perRow = dk * (m + 1);
+      const target = Math.max(MIN_ROWS, Math.min(MAX_ROWS, Math.round(POINT / perRow)));
+      const chunk = Math.max(1, Math.floor(CHUNK / perRow));
+      const accs = new Map(used.map((x) => [x.key, Object.fromEntries(STATS.map((s) => [s, { n: 0, s1: 0, s2: 0 }]))]));
+      let done = 0;
+      for (let part = 0; done < target; part++) {
+        const rows = Math.min(chunk, target - done);
+        const chunkSeed = (seed * 1000003 + i * 4099 + part) % 2 ** 53;
+        let res;
+        try {
+          res = await this.client.call('saturationPoint', [dk, m, rows, chunkSeed, used.map((x) => x.d.value)]);
+        } catch (e) {
+          if (gen !== this.sweepGen) return;
+          this.sweepError = coreMessage(e);
+          this.renderCurves();
+          return;
+        }
+        if (gen !== this.sweepGen) return;
+        done += rows;
+        this.sweepMeta.rows += rows;
+        res.forEach((r, j) => {
+          const acc = accs.get(used[j].key);
+          const stats = {};
+          for (const s of STATS) stats[s] = merge(acc[s], rows, r[s]);
+          this.sweep.set(`${dk}|${used[j].key}`, { n: done, divisor: r.divisor, stats });
+        });
+        this.sweepMeta.current = dk;
+        timed('sat.curves', () => this.renderCurves());
+      }
+      this.sweepMeta.done = i + 1;
+    }
+    this.sweepError = null;
+    this.renderCurves();
+  }
+
+  // ---- rendering ----
+  renderControls() {
+    const msg = (e) => (!e ? '' : e.core !== undefined ? t('err.core', { message: e.core }) : t(e.key, e.params));
+    setFieldError(this.dkNumber, this.dkMsg, msg(this.fieldErrors.dk ?? this.fieldErrors.core));
+    setFieldError(this.mNumber, this.mMsg, msg(this.fieldErrors.m));
+    setFieldError(this.custom, this.customMsg, this.v.div === 'custom' ? msg(this.fieldErrors.custom) : '');
+    this.dkOutput.textContent = t('sat.dkOutput', { dk: int(this.v.dk) });
+    this.mOutput.textContent = `m = ${int(this.v.m)}`;
+    this.dkRange.setAttribute('aria-valuetext', t('sat.dkOutput', { dk: int(2 ** Number(this.dkRange.value)) }));
+    this.mRange.setAttribute('aria-valuetext', `m = ${int(2 ** Number(this.mRange.value))}`);
+    this.seedText.textContent = t('sat.seed', { seed: int(this.v.seed) });
+  }
+
+  renderRow() {
+    const r = this.row;
+    const stale = !r || r.dk !== this.v.dk || r.m !== this.v.m || r.seed !== this.v.seed || !r.scaled;
+    this.classList.toggle('row-stale', Boolean(stale && r));
+    this.rowHeading.textContent = t('sat.rowHeading', { m: int(r ? r.m : this.v.m) });
+    for (const c of this.barCharts) {
+      const st = r?.[c.key];
+      if (c.key === 'unscaled') c.title.textContent = t('sat.unscaled');
+      else c.title.textContent = r?.divisor ? t('sat.scaled', { label: this.divisorLabel(r.divisor, r.dk), value: num(r.divisor.value, 6) }) : t('sat.scaled', { label: DASH, value: 'c' });
+      c.stats.textContent = st
+        ? t('sat.stats', { maxProb: percent(st.maxProb), entropy: fixed(st.entropy, 3), jac: num(st.jacobianNorm, 3) })
+        : DASH;
+      const m = r ? r.m : 0;
+      while (c.bars.length < m) {
+        const bar = h('span', { class: 'bar' }, h('span', { class: 'fill' }));
+        c.bars.push(bar);
+        c.plot.append(bar);
+      }
+      while (c.bars.length > m) c.bars.pop().remove();
+      c.bars.forEach((bar, j) => {
+        bar.firstChild.style.height = `${((st ? st.probs[j] : 0) * 100).toFixed(3)}%`;
+      });
+      c.plot.setAttribute('aria-label', `${c.title.textContent}: ${c.stats.textContent}`);
+    }
+    this.axisNote.textContent = t('sat.axis');
+    this.renderRowTable();
+  }
+
+  divisorLabel(divisor, dk) {
+    if (this.v.div === 'sqrt') return `√${int(dk)}`;
+    if (this.v.div === 'dk') return `dₖ = ${int(dk)}`;
+    return num(divisor.value, 6);
+  }
+
+  renderRowTable() {
+    const tb = this.rowTable;
+    const r = this.row;
+    tb.summary.textContent = t('table.summary');
+    tb.title.textContent = r ? t('sat.rowTable', { dk: int(r.dk), m: int(r.m), value: r.divisor ? num(r.divisor.value, 6) : DASH, seed: int(r.seed) }) : '';
+    if (!tb.details.open || !r) return; // a closed table costs nothing while the slider moves
+    const c = r.divisor?.value;
+    fillTable(tb, ['sat.col.key', 'sat.col.score', 'sat.col.scaledScore', 'sat.col.pUnscaled', 'sat.col.pScaled'].map((k) => t(k)),
+      Array.from(r.scores, (x, j) => [int(j + 1), num(x, 4), c ? num(x / c, 4) : DASH, percent(r.unscaled.probs[j]), r.scaled ? percent(r.scaled.probs[j]) : DASH]));
+    this.rowFoot.replaceChildren(...STATS.map((s) => h('tr', { dataset: { stat: s } },
+      h('th', { scope: 'row', colspan: 3, text: t(`sat.col.${s}`) }),
+      h('td', { dataset: { col: 'unscaled' }, text: fmtStat(s, r.unscaled[s]) }),
+      h('td', { dataset: { col: 'scaled' }, text: r.scaled ? fmtStat(s, r.scaled[s]) : DASH }))));
+  }
+
+  labelCharts() {
+    for (const { stat, c } of this.charts) {
+      const title = t(`sat.chart.${stat}`);
+      c.setLabels(title, t('sat.chartName', { title }),
+        CURVES.map(([key]) => t(`sat.curveLabel.${key}`, { c: this.sweepMeta?.custom ? num(this.sweepMeta.custom, 6) : 'c' })));
+    }
+  }
+
+  highlightCurves() {
+    for (const { c } of this.charts) c.setWidths(CURVES.map(([key]) => (key === this.v.div ? 3.5 : 1.75)));
+  }
+
+  renderCurves() {
+    const meta = this.sweepMeta;
+    if (!meta) return;
+    const xs = SWEEP_DKS.filter((dk) => this.sweep.has(`${dk}|1`));
+    for (const { stat, c } of this.charts) {
+      const ys = CURVES.map(([key]) => xs.map((dk) => this.sweep.get(`${dk}|${key}`)?.stats[stat].mean ?? null));
+      c.setData([xs, ...ys]);
+      // The custom curve only while the reader has chosen it.
+      c.show(CURVES.length, meta.custom !== null && this.v.div === 'custom');
+      c.setMarker(this.v.dk);
+    }
+    this.curvesNote.textContent = t('sat.curvesNote', { rows: int(meta.rows), m: int(meta.m) });
+    this.progress.textContent = this.sweepError
+      ?? (meta.done < SWEEP_DKS.length
+        ? t('sat.curvesProgress', { dk: int(meta.current ?? 1), done: int(meta.done + 1), total: int(SWEEP_DKS.length) })
+        : t('sat.curvesDone'));
+    this.dataset.sweep = meta.done === SWEEP_DKS.length ? 'done' : 'running';
+    this.renderCurveTable();
+  }
+
+  renderCurveTable() {
+    const tb = this.curveTable;
+    const meta = this.sweepMeta;
+    tb.summary.textContent = t('table.summary');
+    tb.title.textContent = meta ? t('sat.curveTable', { m: int(meta.m), seed: int(meta.seed) }) : '';
+    if (!tb.details.open || !meta) return;
+    fillTable(tb, ['sat.col.dk', 'sat.col.divisor', 'sat.col.rows', ...STATS.map((s) => `sat.col.${s}`)].map((k) => t(k)), []);
+    const rows = [];
+    for (const dk of SWEEP_DKS)
+      for (const [key] of CURVES) {
+        const p = this.sweep.get(`${dk}|${key}`);
+        if (!p) continue;
+        rows.push(h('tr', { dataset: { dk, div: key } },
+          h('th', { scope: 'row', text: int(dk) }),
+          h('td', { text: num(p.divisor, 6) }),
+          h('td', { text: int(p.n) }),
+          ...STATS.map((s) => h('td', { dataset: { stat: s, mean: p.stats[s].mean }, text: `${fmtStat(s, p.stats[s].mean)} ± ${num(p.stats[s].se, 2)}` }))));
+      }
+    tb.body.replaceChildren(...rows);
+  }
+
+  relabel() {
+    this.labels.dkRange.textContent = t('sat.dkRange');
+    this.labels.dkNumber.textContent = t('sat.dkNumber');
+    this.labels.mRange.textContent = t('sat.mRange');
+    this.labels.mNumber.textContent = t('sat.mNumber');
+    this.legendEl.textContent = t('sat.divisor');
+    for (const r of this.radios) r.label.textContent = t(`sat.div.${r.key}`);
+    this.customLabel.textContent = t('sat.customLabel');
+    this.custom.setAttribute('aria-label', t('sat.customLabel'));
+    this.resample.textContent = t('sat.resample');
+    this.curvesHeading.textContent = t('sat.curvesHeading');
+    this.labelCharts();
+    this.highlightCurves();
+    this.renderNotices();
+    this.renderControls();
+    this.renderRow();
+    this.renderCurves();
+  }
+}
+
+function fmtStat(stat, x) {
+  return stat === 'maxProb' ? percent(x) : stat === 'entropy' ? fixed(x, 3) : num(x, 4);
+}
+
+define('attn-saturation', AttnSaturation);

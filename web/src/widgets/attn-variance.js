@@ -1,0 +1,424 @@
+// <attn-variance>: why the dot product grows. A Monte Carlo histogram of q·k
+// at the chosen d_k with the normal densities over it, and, against d_k on
+// log–log axes, the measured Var(q·k) and Var(q·k / √d_k) with the lines
+// Var = d_k and Var = 1; a second chart shows the typical size of the scaled
+// score for c = √d_k and c = d_k. Sliders for σ_q, σ_k and the q–k
+// correlation ρ show where the seed's assumption (mean 0, variance 1,
+// independent) breaks. All sampling is the core's QkSampler, in the worker.
+//
+// Attributes: dk, seed, url-state (e.g. "var"), id-prefix (default "var").
+import { defineStrings, t } from '../i18n.js';
+import { DASH, int, num } from '../format.js';
+import { h, setFieldError } from '../dom.js';
+import { parseNumber } from '../parse.js';
+import { randomSeed, readState, writeState } from '../state.js';
+import { AttnElement, coreMessage, dataTable, define, fillTable, timed } from './element.js';
+import { createChart } from './chart.js';
+
+const DK_LOG2_MAX = 12;
+const SWEEP_DKS = Array.from({ length: DK_LOG2_MAX + 1 }, (_, i) => 2 ** i);
+const BINS = 48;
+// Budgets in normal draws (2 per dimension per sample, about 20 ns each).
+const BATCH = 2e6; // one histogram batch, ≲ 40 ms
+const HIST_TOTAL = 3e7; // the histogram's whole run
+const POINT = 4e6; // one d_k point of the variance sweep, ≲ 80 ms
+
+const SPECS = {
+  dk: { type: 'int', min: 1, max: 4096, def: 64 },
+  sq: { type: 'number', min: 0.1, max: 3, def: 1 },
+  sk: { type: 'number', min: 0.1, max: 3, def: 1 },
+  rho: { type: 'number', min: -1, max: 1, def: 0 },
+  seed: { type: 'int', min: 0, max: 2 ** 32 - 1, def: 1 },
+};
+const SLIDERS = [
+  ['sq', 0.1, 3, 0.05],
+  ['sk', 0.1, 3, 0.05],
+  ['rho', -1, 1, 0.05],
+];
+
+defineStrings({
+  en: {
+    'var.dkRange': 'dₖ (log scale)',
+    'var.dkNumber': 'dₖ',
+    'var.sq': 'σ_q, the spread of the query entries',
+    'var.sk': 'σ_k, the spread of the key entries',
+    'var.rho': 'ρ, the correlation of q_i and k_i',
+    'var.reset': 'Back to the seed’s assumption',
+    'var.resample': 'Resample',
+    'var.seed': 'seed {seed}',
+    'var.histTitle': 'Histogram of q·k at dₖ = {dk}',
+    'var.histName': 'Histogram of {n} sampled dot products q·k at dₖ = {dk}, with normal densities',
+    'var.key.hist': 'sampled q·k',
+    'var.key.theory': 'N(ρσ_qσ_k dₖ, σ_q²σ_k² dₖ(1+ρ²))',
+    'var.key.seed': 'N(0, dₖ), the seed’s assumption',
+    'var.readout': '{n} samples: mean {mean} (closed form {tmean}), variance {var} ± {se} (closed form {tvar}); divided by √dₖ, variance {svar}.',
+    'var.sweepTitle': 'Variance against dₖ (log–log)',
+    'var.sweepName': 'Measured variance of q·k and of q·k / √dₖ against dₖ, log–log, with the lines Var = dₖ and Var = 1',
+    'var.key.var': 'Var(q·k), measured',
+    'var.key.lineDk': 'Var = dₖ',
+    'var.key.theoryVar': 'σ_q²σ_k² dₖ(1+ρ²)',
+    'var.key.svar': 'Var(q·k / √dₖ), measured',
+    'var.key.line1': 'Var = 1',
+    'var.sizeTitle': 'Typical size of the scaled score, √E[(q·k / c)²] (log–log)',
+    'var.sizeName': 'Root mean square of q·k / √dₖ and q·k / dₖ against dₖ, log–log',
+    'var.key.sizeSqrt': 'c = √dₖ',
+    'var.key.sizeDk': 'c = dₖ',
+    'var.sweepNote': 'Each point: {samples} samples at the smallest dₖ down to {few} at dₖ = 4096.',
+    'var.histTable': 'Histogram of q·k at dₖ = {dk}, σ_q = {sq}, σ_k = {sk}, ρ = {rho}, seed {seed}',
+    'var.sweepTable': 'Measured moments of q·k against dₖ, σ_q = {sq}, σ_k = {sk}, ρ = {rho}, seed {seed}',
+    'var.col.from': 'From',
+    'var.col.to': 'To',
+    'var.col.count': 'Count',
+    'var.col.dk': 'dₖ',
+    'var.col.samples': 'Samples',
+    'var.col.mean': 'Mean of q·k',
+    'var.col.var': 'Var(q·k)',
+    'var.col.theoryVar': 'Closed form',
+    'var.col.svar': 'Var(q·k / √dₖ)',
+    'var.col.rmsSqrt': '√E[(q·k/√dₖ)²]',
+    'var.col.rmsDk': '√E[(q·k/dₖ)²]',
+    'var.err.dkRange': 'dₖ must be a whole number from 1 to 4096.',
+  },
+  zh: {
+    'var.dkRange': 'dₖ（对数刻度）',
+    'var.dkNumber': 'dₖ',
+    'var.sq': 'σ_q：查询向量各分量的标准差',
+    'var.sk': 'σ_k：键向量各分量的标准差',
+    'var.rho': 'ρ：q_i 与 k_i 的相关系数',
+    'var.reset': '回到原文的假设',
+    'var.resample': '重新抽样',
+    'var.seed': '随机种子 {seed}',
+    'var.histTitle': 'dₖ = {dk} 时 q·k 的直方图',
+    'var.histName': 'dₖ = {dk} 时 {n} 个抽样点积 q·k 的直方图，叠加正态密度',
+    'var.key.hist': '抽样得到的 q·k',
+    'var.key.theory': 'N(ρσ_qσ_k dₖ, σ_q²σ_k² dₖ(1+ρ²))',
+    'var.key.seed': 'N(0, dₖ)，原文的假设',
+    'var.readout': '{n} 个样本：均值 {mean}（理论值 {tmean}），方差 {var} ± {se}（理论值 {tvar}）；除以 √dₖ 后方差为 {svar}。',
+    'var.sweepTitle': '方差随 dₖ 的变化（双对数坐标）',
+    'var.sweepName': 'q·k 与 q·k / √dₖ 的实测方差随 dₖ 的变化（双对数坐标），以及直线 Var = dₖ 与 Var = 1',
+    'var.key.var': 'Var(q·k)，实测',
+    'var.key.lineDk': 'Var = dₖ',
+    'var.key.theoryVar': 'σ_q²σ_k² dₖ(1+ρ²)',
+    'var.key.svar': 'Var(q·k / √dₖ)，实测',
+    'var.key.line1': 'Var = 1',
+    'var.sizeTitle': '缩放后分数的典型大小 √E[(q·k / c)²]（双对数坐标）',
+    'var.sizeName': 'q·k / √dₖ 与 q·k / dₖ 的均方根随 dₖ 的变化（双对数坐标）',
+    'var.key.sizeSqrt': 'c = √dₖ',
+    'var.key.sizeDk': 'c = dₖ',
+    'var.sweepNote': '每个点的样本数：最小的 dₖ 用 {samples} 个，dₖ = 4096 用 {few} 个。',
+    'var.histTable': 'q·k 的直方图：dₖ = {dk}，σ_q = {sq}，σ_k = {sk}，ρ = {rho}，随机种子 {seed}',
+    'var.sweepTable': 'q·k 各阶矩的实测值随 dₖ 的变化：σ_q = {sq}，σ_k = {sk}，ρ = {rho}，随机种子 {seed}',
+    'var.col.from': '下界',
+    'var.col.to': '上界',
+    'var.col.count': '计数',
+    'var.col.dk': 'dₖ',
+    'var.col.samples': '样本数',
+    'var.col.mean': 'q·k 的均值',
+    'var.col.var': 'Var(q·k)',
+    'var.col.theoryVar': '理论值',
+    'var.col.svar': 'Var(q·k / √dₖ)',
+    'var.col.rmsSqrt': '√E[(q·k/√dₖ)²]',
+    'var.col.rmsDk': '√E[(q·k/dₖ)²]',
+    'var.err.dkRange': 'dₖ 必须是 1 到 4096 之间的整数。',
+  },
+});
+
+const log2Clamp = (x) => String(Math.min(DK_LOG2_MAX, Math.max(0, Math.round(Math.log2(x)))));
+const samplesFor = (budget, dk, lo, hi) => Math.max(lo, Math.min(hi, Math.round(budget / (2 * dk))));
+/** E[X²] from a sample's mean and unbiased variance. */
+const meanSquare = (mean, v, n) => v * (n - 1) / n + mean * mean;
+
+class AttnVariance extends AttnElement {
+  defaultIdPrefix = 'var';
+
+  build() {
+    const specs = { ...SPECS };
+    for (const k of ['dk', 'seed']) if (this.hasAttribute(k)) specs[k] = { ...specs[k], def: Number(this.getAttribute(k)) };
+    const { values, notices } = readState(this.statePrefix, specs);
+    this.v = values;
+    this.hist = null;
+    this.histGen = 0;
+    this.sweepGen = 0;
+    this.sweep = new Map();
+    this.sessionId = null;
+
+    const I = (s) => this.id_(s);
+    this.dkRange = h('input', { type: 'range', id: I('dk-range'), min: 0, max: DK_LOG2_MAX, step: 1 });
+    this.dkNumber = h('input', { type: 'text', id: I('dk-number'), inputmode: 'numeric', autocomplete: 'off', size: 6, 'aria-describedby': I('dk-msg') });
+    this.dkMsg = h('p', { id: I('dk-msg'), class: 'msg', 'aria-live': 'polite' });
+    this.dkOutput = h('output', { id: I('dk-output') });
+    this.dkLabels = [h('label', { for: this.dkRange.id }), h('label', { for: this.dkNumber.id })];
+    this.sliders = SLIDERS.map(([key, min, max, step]) => {
+      const input = h('input', { type: 'range', id: I(key), min, max, step });
+      const label = h('label', { for: input.id });
+      const out = h('output', { id: I(`${key}-output`), for: input.id });
+      input.addEventListener('input', () => {
+        this.v[key] = Number(input.value);
+        this.changed({ sweep: true });
+      });
+      return { key, input, label, out, wrap: h('div', { class: 'field field-range field-small' }, h('div', { class: 'range-head' }, label, out), input) };
+    });
+    this.resetBtn = h('button', { type: 'button', id: I('reset') });
+    this.resample = h('button', { type: 'button', id: I('resample') });
+    this.seedText = h('span', { class: 'seed', id: I('seed') });
+
+    const controls = h('div', { class: 'controls' },
+      h('div', { class: 'field field-range' }, h('div', { class: 'range-head' }, this.dkLabels[0], this.dkOutput), this.dkRange),
+      h('div', { class: 'field field-dk' }, this.dkLabels[1], this.dkNumber, this.dkMsg),
+      this.sliders.map((s) => s.wrap),
+      h('div', { class: 'field field-seed' }, this.resetBtn, this.resample, this.seedText));
+
+    this.histChart = createChart({
+      height: 220, legendAlways: true,
+      xFormat: (x) => num(x, 3),
+      series: [{ color: 'c-hist', kind: 'bars' }, { color: 'c-theory', width: 2.5 }, { color: 'c-seed', dash: [6, 4], width: 2 }],
+    });
+    this.histChart.el.id = I('hist-chart');
+    this.readout = h('p', { class: 'readout', id: I('readout'), 'aria-live': 'off' });
+    this.histTable = dataTable(I('hist-table'));
+    this.histTable.details.addEventListener('toggle', () => this.renderHistTable());
+
+    this.sweepChart = createChart({
+      height: 240, xLog: true, yLog: 2,
+      series: [
+        { color: 'c-unscaled', kind: 'points' }, { color: 'c-unscaled', dash: [2, 3], width: 1.5 },
+        { color: 'c-theory', width: 1.5 }, { color: 'c-sqrt', kind: 'points' }, { color: 'c-sqrt', dash: [2, 3], width: 1.5 },
+      ],
+    });
+    this.sweepChart.el.id = I('sweep-chart');
+    this.sizeChart = createChart({
+      height: 200, xLog: true, yLog: 2,
+      series: [{ color: 'c-sqrt', width: 2.5 }, { color: 'c-dk', dash: [8, 4], width: 2.5 }],
+    });
+    this.sizeChart.el.id = I('size-chart');
+    this.sweepNote = h('p', { class: 'note' });
+    this.sweepTable = dataTable(I('sweep-table'));
+    this.sweepTable.details.addEventListener('toggle', () => this.renderSweepTable());
+    this.progress = h('p', { class: 'progress', role: 'status', id: I('progress') });
+
+    this.append(this.noticeBox(notices), controls,
+      h('div', { class: 'charts charts-wide' },
+        h('div', {}, this.histChart.el, this.readout, this.histTable.details),
+        h('div', {}, this.sweepChart.el, this.sizeChart.el)),
+      this.sweepNote, this.progress, this.sweepTable.details);
+
+    this.dkRange.addEventListener('input', () => timed('var.input', () => {
+      this.v.dk = 2 ** Number(this.dkRange.value);
+      this.dkNumber.value = String(this.v.dk);
+      this.dkError = null;
+      this.changed({});
+    }));
+    this.dkNumber.addEventListener('input', () => {
+      const r = parseNumber(this.dkNumber.value);
+      this.dkError = r.error ?? (!Number.isInteger(r.value) || r.value < 1 || r.value > 4096 ? { key: 'var.err.dkRange' } : null);
+      if (!this.dkError) {
+        this.v.dk = r.value;
+        this.dkRange.value = log2Clamp(r.value);
+        this.changed({});
+      } else this.renderControls();
+    });
+    this.resetBtn.addEventListener('click', () => {
+      Object.assign(this.v, { sq: 1, sk: 1, rho: 0 });
+      this.syncInputs();
+      this.changed({ sweep: true });
+    });
+    this.resample.addEventListener('click', () => {
+      this.v.seed = randomSeed();
+      this.changed({ sweep: true });
+    });
+
+    this.syncInputs();
+    this.runHist();
+    this.runSweep();
+  }
+
+  syncInputs() {
+    this.dkNumber.value = String(this.v.dk);
+    this.dkRange.value = log2Clamp(this.v.dk);
+    for (const s of this.sliders) s.input.value = String(this.v[s.key]);
+  }
+
+  changed({ sweep = false }) {
+    writeState(this.statePrefix, this.v);
+    this.renderControls();
+    this.runHist();
+    if (sweep) this.runSweep();
+  }
+
+  opts(dk) {
+    return { dk, rho: this.v.rho, sigmaQ: this.v.sq, sigmaK: this.v.sk };
+  }
+
+  // The histogram: one QkSession, drawn in batches; each batch redraws.
+  async runHist() {
+    const gen = ++this.histGen;
+    const dk = this.v.dk;
+    const seed = this.v.seed;
+    const old = this.sessionId;
+    this.sessionId = null;
+    if (old !== null) this.client.call('qkClose', [old]).catch(() => {});
+    let id;
+    try {
+      const c = await this.client.call('resolveDivisor', ['sqrt', dk]);
+      id = await this.client.call('qkOpen', [{ ...this.opts(dk), divisor: c.value, seed, bins: BINS }]);
+    } catch (e) {
+      if (gen === this.histGen) this.showError(e);
+      return;
+    }
+    if (gen !== this.histGen) {
+      this.client.call('qkClose', [id]).catch(() => {});
+      return;
+    }
+    this.sessionId = id;
+    const total = samplesFor(HIST_TOTAL, dk, 2000, 200000);
+    const batch = Math.max(1, Math.floor(BATCH / (2 * dk)));
+    let drawn = 0;
+    while (drawn < total) {
+      const n = Math.min(batch, total - drawn);
+      let r;
+      try {
+        r = await this.client.call('qkDraw', [id, n]);
+      } catch (e) {
+        if (gen === this.histGen) this.showError(e);
+        return;
+      }
+      if (gen !== this.histGen) return;
+      drawn += n;
+      this.hist = { dk, seed, ...this.paramsNow(), ...r };
+      this.error = null;
+      timed('var.render', () => this.renderHist());
+    }
+    this.dataset.hist = 'done';
+  }
+
+  paramsNow() {
+    return { sq: this.v.sq, sk: this.v.sk, rho: this.v.rho };
+  }
+
+  // Var(q·k) against d_k: one coarse core call per point.
+  async runSweep() {
+    const gen = ++this.sweepGen;
+    this.sweep = new Map();
+    this.sweepMeta = { seed: this.v.seed, ...this.paramsNow(), done: 0 };
+    this.dataset.sweep = 'running';
+    for (const [i, dk] of SWEEP_DKS.entries()) {
+      const n = samplesFor(POINT, dk, 400, 20000);
+      let s;
+      try {
+        const c = await this.client.call('resolveDivisor', ['sqrt', dk]);
+        s = await this.client.call('qkSummary', [{ ...this.opts(dk), divisor: c.value, seed: (this.v.seed * 8191 + i) % 2 ** 53 }, n]);
+      } catch (e) {
+        if (gen === this.sweepGen) this.showError(e);
+        return;
+      }
+      if (gen !== this.sweepGen) return;
+      this.sweep.set(dk, s);
+      this.sweepMeta.done = i + 1;
+      timed('var.render', () => this.renderSweep());
+    }
+    this.dataset.sweep = 'done';
+  }
+
+  showError(e) {
+    this.error = coreMessage(e);
+    this.renderControls();
+  }
+
+  renderControls() {
+    const err = this.dkError ? t(this.dkError.key, this.dkError.params) : this.error ?? '';
+    setFieldError(this.dkNumber, this.dkMsg, err);
+    this.dkOutput.textContent = `dₖ = ${int(this.v.dk)}`;
+    this.dkRange.setAttribute('aria-valuetext', `dₖ = ${int(2 ** Number(this.dkRange.value))}`);
+    for (const s of this.sliders) {
+      s.out.textContent = num(this.v[s.key], 3);
+      s.input.setAttribute('aria-valuetext', `${s.key === 'rho' ? 'ρ' : s.key === 'sq' ? 'σ_q' : 'σ_k'} = ${num(this.v[s.key], 3)}`);
+    }
+    this.seedText.textContent = t('var.seed', { seed: int(this.v.seed) });
+  }
+
+  renderHist() {
+    const r = this.hist;
+    const c = this.histChart;
+    c.setLabels(t('var.histTitle', { dk: int(r ? r.dk : this.v.dk) }),
+      t('var.histName', { dk: int(r ? r.dk : this.v.dk), n: int(r ? r.summary.samples : 0) }),
+      [t('var.key.hist'), t('var.key.theory'), t('var.key.seed')]);
+    if (!r) return;
+    const s = r.summary;
+    const bins = r.histogram.length;
+    const width = (s.histHi - s.histLo) / bins;
+    const xs = Array.from({ length: bins }, (_, b) => s.histLo + (b + 0.5) * width);
+    // Densities scaled to expected counts per bin: N · width · pdf(x).
+    const pdf = (x, mu, v) => Math.exp(-((x - mu) ** 2) / (2 * v)) / Math.sqrt(2 * Math.PI * v);
+    const k = s.samples * width;
+    c.setData([xs, Array.from(r.histogram), xs.map((x) => k * pdf(x, s.theoryMean, s.theoryVar)), xs.map((x) => k * pdf(x, 0, r.dk))]);
+    this.readout.textContent = t('var.readout', {
+      n: int(s.samples), mean: num(s.mean, 4), tmean: num(s.theoryMean, 4), var: num(s.var, 4),
+      se: num(s.varStderr, 2), tvar: num(s.theoryVar, 4), svar: num(s.scaledVar, 4),
+    });
+    this.readout.dataset.var = s.var;
+    this.readout.dataset.theoryVar = s.theoryVar;
+    this.readout.dataset.mean = s.mean;
+    this.readout.dataset.theoryMean = s.theoryMean;
+    this.readout.dataset.samples = s.samples;
+    this.renderHistTable();
+  }
+
+  renderHistTable() {
+    const tb = this.histTable;
+    const r = this.hist;
+    tb.summary.textContent = t('table.summary');
+    tb.title.textContent = r ? t('var.histTable', { dk: int(r.dk), sq: num(r.sq, 3), sk: num(r.sk, 3), rho: num(r.rho, 3), seed: int(r.seed) }) : '';
+    if (!tb.details.open || !r) return;
+    const s = r.summary;
+    const w = (s.histHi - s.histLo) / r.histogram.length;
+    fillTable(tb, [t('var.col.from'), t('var.col.to'), t('var.col.count')],
+      Array.from(r.histogram, (cnt, b) => [num(s.histLo + b * w, 4), num(s.histLo + (b + 1) * w, 4), int(cnt)]));
+  }
+
+  renderSweep() {
+    const xs = SWEEP_DKS.filter((dk) => this.sweep.has(dk));
+    const col = (f) => xs.map((dk) => f(this.sweep.get(dk), dk));
+    this.sweepChart.setData([xs, col((s) => s.var), col((_, dk) => dk), col((s) => s.theoryVar), col((s) => s.scaledVar), col(() => 1)]);
+    this.sizeChart.setData([xs,
+      col((s) => Math.sqrt(meanSquare(s.scaledMean, s.scaledVar, s.samples))),
+      col((s, dk) => Math.sqrt(meanSquare(s.mean / dk, s.var / (dk * dk), s.samples)))]);
+    const m = this.sweepMeta;
+    this.progress.textContent = m.done < SWEEP_DKS.length ? `${int(m.done)} / ${int(SWEEP_DKS.length)}` : '';
+    this.renderSweepTable();
+  }
+
+  renderSweepTable() {
+    const tb = this.sweepTable;
+    const m = this.sweepMeta;
+    tb.summary.textContent = t('table.summary');
+    tb.title.textContent = m ? t('var.sweepTable', { sq: num(m.sq, 3), sk: num(m.sk, 3), rho: num(m.rho, 3), seed: int(m.seed) }) : '';
+    if (!tb.details.open || !m) return;
+    fillTable(tb, ['dk', 'samples', 'mean', 'var', 'theoryVar', 'svar', 'rmsSqrt', 'rmsDk'].map((k) => t(`var.col.${k}`)), []);
+    tb.body.replaceChildren(...SWEEP_DKS.filter((dk) => this.sweep.has(dk)).map((dk) => {
+      const s = this.sweep.get(dk);
+      return h('tr', { dataset: { dk, var: s.var, scaledVar: s.scaledVar, theoryVar: s.theoryVar } },
+        h('th', { scope: 'row', text: int(dk) }),
+        ...[int(s.samples), num(s.mean, 4), `${num(s.var, 4)} ± ${num(s.varStderr, 2)}`, num(s.theoryVar, 4), num(s.scaledVar, 4),
+          num(Math.sqrt(meanSquare(s.scaledMean, s.scaledVar, s.samples)), 4),
+          num(Math.sqrt(meanSquare(s.mean / dk, s.var / (dk * dk), s.samples)), 4)].map((x) => h('td', { text: x })));
+    }));
+  }
+
+  relabel() {
+    this.dkLabels[0].textContent = t('var.dkRange');
+    this.dkLabels[1].textContent = t('var.dkNumber');
+    for (const s of this.sliders) s.label.textContent = t(`var.${s.key}`);
+    this.resetBtn.textContent = t('var.reset');
+    this.resample.textContent = t('var.resample');
+    this.sweepChart.setLabels(t('var.sweepTitle'), t('var.sweepName'),
+      ['var', 'lineDk', 'theoryVar', 'svar', 'line1'].map((k) => t(`var.key.${k}`)));
+    this.sizeChart.setLabels(t('var.sizeTitle'), t('var.sizeName'), [t('var.key.sizeSqrt'), t('var.key.sizeDk')]);
+    this.sweepNote.textContent = t('var.sweepNote', { samples: int(samplesFor(POINT, 1, 400, 20000)), few: int(samplesFor(POINT, 4096, 400, 20000)) });
+    this.renderNotices();
+    this.renderControls();
+    this.renderHist();
+    if (this.sweepMeta) this.renderSweep();
+  }
+}
+
+define('attn-variance', AttnVariance);

@@ -1,0 +1,111 @@
+// The base of the page's custom elements (<attn-variance>, <attn-proof>, ...).
+// Light DOM, so the page stylesheet styles them and a test can query them;
+// each builds its content once, on first connection, and relabels itself when
+// the language changes. Attributes configure a widget; `url-state="sat"` makes
+// it keep its controls in the URL under that prefix (absent: it keeps none).
+import { onLangChange, t } from '../i18n.js';
+import { h } from '../dom.js';
+import { client } from '../core/client.js';
+
+export class AttnElement extends HTMLElement {
+  connectedCallback() {
+    if (!this.built) {
+      this.built = true;
+      this.client = client;
+      this.classList.add('attn-widget');
+      this.build();
+      this.relabel();
+    }
+    this.offLang ??= onLangChange(() => this.relabel());
+  }
+
+  disconnectedCallback() {
+    this.offLang?.();
+    this.offLang = null;
+  }
+
+  /** The URL prefix, or '' when the widget keeps no URL state. */
+  get statePrefix() {
+    return this.getAttribute('url-state') ?? '';
+  }
+
+  /** An id unique on the page: `${id-prefix attribute or default}-${suffix}`. */
+  id_(suffix) {
+    return `${this.getAttribute('id-prefix') ?? this.defaultIdPrefix}-${suffix}`;
+  }
+
+  /** A live region listing URL notices ("sat.dk=99999 is out of range; using 4096"). */
+  noticeBox(notices) {
+    const box = h('div', { class: 'notice', role: 'status' });
+    this.notices = notices;
+    this.noticeEl = box;
+    return box;
+  }
+
+  renderNotices() {
+    if (!this.noticeEl) return;
+    this.noticeEl.replaceChildren(...(this.notices ?? []).map((n) => h('p', { text: t(n.key, n.params) })));
+  }
+
+  build() {}
+  relabel() {}
+}
+
+/** Define a custom element once (a page may import a widget module twice). */
+export function define(name, cls) {
+  if (!customElements.get(name)) customElements.define(name, cls);
+}
+
+/**
+ * Time a piece of main-thread work as a performance measure named `attn:${name}`,
+ * so the browser test can add up our work per frame.
+ */
+export function timed(name, fn) {
+  const t0 = performance.now();
+  try {
+    return fn();
+  } finally {
+    performance.measure(`attn:${name}`, { start: t0, end: performance.now() });
+  }
+}
+
+/** A core error as text: a translated lead-in and the core's own (English) detail. */
+export function coreMessage(e) {
+  return t('err.core', { message: e.message });
+}
+
+/** A collapsible data table: the text alternative of a chart. */
+export function dataTable(id) {
+  const title = h('p', { class: 'table-title', id: `${id}-title` });
+  const head = h('thead');
+  const body = h('tbody');
+  const table = h('table', { id, class: 'data-table', 'aria-labelledby': title.id }, head, body);
+  const summary = h('summary');
+  const scroller = h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': title.id }, table);
+  const details = h('details', { class: 'data-details' }, summary, title, scroller);
+  return { details, summary, title, head, body, table };
+}
+
+/** Fill a dataTable's head and body: cols = [text], rows = [[cell text]] (first cell a row header). */
+export function fillTable(tbl, cols, rows) {
+  tbl.head.replaceChildren(h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: c }))));
+  tbl.body.replaceChildren(...rows.map((r) => h('tr', {}, r.map((c, i) =>
+    i === 0 ? h('th', { scope: 'row', text: c }) : h('td', { text: c })))));
+}
+
+/** Run fn when `el` comes within `margin` of the viewport (once). */
+export function whenNear(el, fn, margin = '400px') {
+  if (!('IntersectionObserver' in window)) {
+    fn();
+    return;
+  }
+  const io = new IntersectionObserver((entries) => {
+    if (entries.some((e) => e.isIntersecting)) {
+      io.disconnect();
+      fn();
+    }
+  }, { rootMargin: margin });
+  io.observe(el);
+}
+
+export const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;

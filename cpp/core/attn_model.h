@@ -62,6 +62,7 @@ class AttnModel {
 
   // The last forward's activations, for metrics and pictures.
   const MhaBuffers<T>& mha() const { return mha_; }
+  const std::vector<T>& probs() const { return p_; }  // [batch, classes]
   std::size_t batch() const { return batch_; }
 
  private:

@@ -58,9 +58,9 @@ void mha_forward(const MhaDims& d, const MhaOptions& o, const MhaWeights<T>& w, 
     for (std::size_t h = 0; h < H; ++h) {
       T* s = buf.s.data() + (b * H + h) * T_;
       T* a = buf.a.data() + (b * H + h) * T_;
-      // 5. S[b,h,j] = q̂[b,h] · k̂[b,j,h] / divisor
-      for (std::size_t j = 0; j < T_; ++j)
-        s[j] = ops::dot(qh + b * hk + h * d.dk, kh + (b * T_ + j) * hk + h * d.dk, d.dk) * inv;
+      // 5. S[b,h,j] = q̂[b,h] · k̂[b,j,h] / divisor   (k̂ rows H·dk apart)
+      ops::dots(qh + b * hk + h * d.dk, kh + b * T_ * hk + h * d.dk, hk, T_, d.dk, s);
+      for (std::size_t j = 0; j < T_; ++j) s[j] *= inv;
       // 6. A[b,h,:] = softmax(S[b,h,:])
       for (std::size_t j = 0; j < T_; ++j) a[j] = s[j];
       ops::softmax_row(a, T_);
@@ -94,7 +94,7 @@ void mha_backward(const MhaDims& d, const MhaOptions& o, const MhaWeights<T>& w,
       const T* vb = buf.v.data() + b * T_ * hv + h * d.dv;
       // 7. U[b,h] = Σ_j A[b,h,j] V[b,j,h]:
       //    dA[b,h,j] = dU[b,h] · V[b,j,h];  dV[b,:,h] = A[b,h,:]ᵀ dU[b,h]  ([T x 1] · [1 x dv])
-      for (std::size_t j = 0; j < T_; ++j) da[j] = ops::dot(du, vb + j * hv, d.dv);
+      ops::dots(du, vb, hv, T_, d.dv, da);
       ops::matmul(ops::Strided<T>{a, 1, 1}, du, d.dv, buf.dv.data() + b * T_ * hv + h * d.dv, hv,
                   T_, d.dv, 1, false);
       // 6. A = softmax(S):  dS = A ⊙ (dA − Σ_j A dA); the 1/divisor of pass 5 folded in

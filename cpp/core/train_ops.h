@@ -1,15 +1,22 @@
 // The few primitives the training lab's layers are written in, for two number
-// types: float calls the project's kernels (SIMD128 where built), double runs
-// plain reference loops. Training runs in float; the gradient checks run the
-// very same layer code in double, so finite differences are honest there.
+// types: float calls the project's kernels, double runs plain reference loops.
+// Training runs in float; the gradient checks run the very same layer code in
+// double, so finite differences are honest there.
+//
+// Every float primitive sums in one fixed order in every build: matmul_f32's
+// SIMD kernel vectorises across outputs, never across a sum, and the rest are
+// scalar loops. So a run is the same bit for bit natively and in wasm, SIMD or
+// not. That matters more than it seems: when attention saturates, many
+// gradients are rounding noise, and Adam turns noise of either sign into a
+// full step of ±lr, so any difference in summation order grows into a
+// different run.
 #pragma once
 
 #include <cmath>
 #include <cstddef>
+#include <vector>
 
-#include "dot.h"
 #include "matmul.h"
-#include "qk_scores.h"
 #include "softmax_row.h"
 
 namespace attn::ops {
@@ -36,29 +43,41 @@ inline void matmul(Strided<double> a, const double* b, std::size_t ldb, double* 
     }
 }
 
-// C [m x n] = A [m x k] · Bᵀ, B [n x k]; all contiguous (the dot-product form).
-inline void matmul_nt(const float* a, const float* b, float* c, std::size_t m, std::size_t n,
-                      std::size_t k) {
-  qk_scores_f32(a, b, m, n, k, 1.0f, c);
+// C [m x n] = A [m x k] · Bᵀ, B [n x k]; all contiguous. Bᵀ is copied out so
+// the product goes through matmul (B is a small weight matrix here).
+template <typename T>
+void matmul_nt(const T* a, const T* b, T* c, std::size_t m, std::size_t n, std::size_t k) {
+  std::vector<T> bt(k * n);
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t p = 0; p < k; ++p) bt[p * n + j] = b[j * k + p];
+  matmul(Strided<T>{a, k, 1}, bt.data(), n, c, n, m, n, k, false);
 }
-inline void matmul_nt(const double* a, const double* b, double* c, std::size_t m, std::size_t n,
-                      std::size_t k) {
-  for (std::size_t i = 0; i < m; ++i)
-    for (std::size_t j = 0; j < n; ++j) {
-      double s = 0.0;
-      for (std::size_t p = 0; p < k; ++p) s += a[i * k + p] * b[j * k + p];
-      c[i * n + j] = s;
+
+// s[j] = Σ_p q[p] · k[j·ks + p] for j < m (rows of k are ks apart). One chain
+// per j, in p order; four chains at a time so they overlap in the pipeline.
+template <typename T>
+void dots(const T* q, const T* k, std::size_t ks, std::size_t m, std::size_t n, T* s) {
+  std::size_t j = 0;
+  for (; j + 4 <= m; j += 4) {
+    const T *k0 = k + j * ks, *k1 = k0 + ks, *k2 = k1 + ks, *k3 = k2 + ks;
+    T s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (std::size_t p = 0; p < n; ++p) {
+      s0 += q[p] * k0[p];
+      s1 += q[p] * k1[p];
+      s2 += q[p] * k2[p];
+      s3 += q[p] * k3[p];
     }
+    s[j] = s0, s[j + 1] = s1, s[j + 2] = s2, s[j + 3] = s3;
+  }
+  for (; j < m; ++j) {
+    T acc = 0;
+    for (std::size_t p = 0; p < n; ++p) acc += q[p] * k[j * ks + p];
+    s[j] = acc;
+  }
 }
 
-inline float dot(const float* a, const float* b, std::size_t n) { return dot_f32(a, b, n); }
-inline double dot(const double* a, const double* b, std::size_t n) {
-  double s = 0.0;
-  for (std::size_t i = 0; i < n; ++i) s += a[i] * b[i];
-  return s;
-}
-
-inline void softmax_row(float* x, std::size_t n) { softmax_row_f32(x, n); }
+// The scalar twin on purpose (see above): a row is only 17 wide here.
+inline void softmax_row(float* x, std::size_t n) { softmax_row_f32__scalar(x, n); }
 inline void softmax_row(double* x, std::size_t n) {
   double mx = x[0];
   for (std::size_t i = 1; i < n; ++i) mx = x[i] > mx ? x[i] : mx;

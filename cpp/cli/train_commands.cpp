@@ -1,0 +1,328 @@
+#include "train_commands.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "args.h"
+#include "matmul.h"
+#include "train_config.h"
+#include "trainer.h"
+
+namespace attncli {
+
+using Json = nlohmann::ordered_json;
+
+const char* kTrainUsage =
+    "  train     [--task recall|copy] [--dk N] [--heads N] [--divisor sqrt|1|2|dk|X|qknorm]\n"
+    "            [--optimizer adam|sgd] [--lr X] [--steps N] [--batch N] [--seed S]\n"
+    "            [--dmodel N] [--dv N] [--init lecun|xavier|normal] [--log-every N]\n"
+    "            [--eval N] [--format json|csv]\n"
+    "            defaults: recall, dk 256, heads 2, dmodel 64, dv dmodel/heads, sqrt, adam,\n"
+    "            lr (1e-3 adam, 0.1 sgd) * 2*dk/dmodel, steps 1500, batch 64, seed 0,\n"
+    "            lecun, log-every 10, eval 4096, json\n"
+    "  sweep     [--dks 64,128,256] [--divisors sqrt,1,2,dk,qknorm] [--optimizers adam,sgd]\n"
+    "            [--seeds 0] [--lr-adam X] [--lr-sgd X] and train's other options;\n"
+    "            one line per run (JSON lines or CSV)\n";
+
+namespace {
+
+namespace L = attn::train_limits;
+
+constexpr std::size_t kMaxSteps = 1'000'000;
+
+// A metric printed with 7 significant digits (they come from float math).
+double sig7(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.7g", v);
+  return std::strtod(buf, nullptr);
+}
+
+std::string csv_num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.7g", v);
+  return buf;
+}
+
+std::vector<std::string> split(const std::string& name, const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = s.find(',', start);
+    out.push_back(s.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (out.back().empty()) throw UsageError("--" + name + " has an empty item in '" + s + "'");
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+std::uint64_t list_integer(const std::string& name, const std::string& item, std::uint64_t lo,
+                           std::uint64_t hi) {
+  // Reuse Args' strict integer parsing on one item.
+  const Args one({"--" + name, item}, {name});
+  return one.integer(name, lo, lo, hi);
+}
+
+std::string format_of(const Args& a) {
+  const std::string f = a.text("format", "json");
+  if (f != "json" && f != "csv") throw UsageError("--format must be 'json' or 'csv', got '" + f + "'");
+  return f;
+}
+
+// The options train and sweep share; dk, divisor, optimizer, lr and seed are set by the caller.
+attn::TrainConfig base_config(const Args& a) {
+  attn::TrainConfig c;
+  c.task = attn::parse_task(a.text("task", "recall"));
+  c.heads = a.integer("heads", 2, 1, L::kMaxHeads);
+  c.d_model = a.integer("dmodel", 64, 1, L::kMaxDModel);
+  c.dv = a.integer("dv", c.d_model / c.heads > 0 ? c.d_model / c.heads : 1, 1, L::kMaxDk);
+  c.batch = a.integer("batch", 64, 1, L::kMaxBatch);
+  c.init = attn::parse_init(a.text("init", "lecun"));
+  c.log_every = a.integer("log-every", 10, 1, L::kMaxLogEvery);
+  return c;
+}
+
+double lr_option(const Args& a, const std::string& name, attn::OptimizerKind opt, std::size_t dk,
+                 std::size_t d_model) {
+  if (!a.has(name)) return attn::reference_lr(opt, dk, d_model);
+  const double lr = a.real(name, 0.0);
+  if (!(lr > 0.0 && lr <= L::kMaxLr))
+    throw UsageError("--" + name + " must be a number in (0, " + csv_num(L::kMaxLr) + "], got " +
+                     a.text(name, ""));
+  return lr;
+}
+
+// A one-line bar on stderr, redrawn in place; only when stderr is a terminal.
+class Progress {
+ public:
+  explicit Progress(std::ostream& err) : err_(err), on_(isatty(STDERR_FILENO) == 1) {}
+  void show(std::size_t done, std::size_t total, const std::string& text) {
+    if (!on_) return;
+    constexpr std::size_t kWidth = 30;
+    const std::size_t fill = total ? done * kWidth / total : kWidth;
+    err_ << "\r[" << std::string(fill, '#') << std::string(kWidth - fill, ' ') << "] " << done
+         << "/" << total << " " << text << "\033[K" << std::flush;
+  }
+  void finish() {
+    if (on_) err_ << "\r\033[K" << std::flush;
+  }
+
+ private:
+  std::ostream& err_;
+  bool on_;
+};
+
+struct RunResult {
+  attn::EvalResult eval;
+  std::size_t steps_to_90 = 0;
+  double seconds = 0;
+  std::vector<double> first, last;  // metrics rows of step 1 and of the last step
+};
+
+// Trains for `steps`, drawing the bar, then evaluates on `eval` held-out samples.
+RunResult train(attn::Trainer& t, std::size_t steps, std::size_t eval, Progress& bar,
+                const std::string& label) {
+  RunResult r;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (t.steps_done() < steps) {
+    t.step(std::min<std::size_t>(10, steps - t.steps_done()));
+    if (r.first.empty()) r.first.assign(t.rows().begin(), t.rows().begin() + t.columns());
+    const auto& m = t.latest();
+    bar.show(t.steps_done(), steps,
+             label + "loss " + csv_num(m[attn::kColLoss]) + " acc " + csv_num(m[attn::kColAccuracy]));
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.last = t.latest();
+  r.eval = t.evaluate(eval);
+  r.steps_to_90 = t.steps_to_90();
+  bar.finish();
+  return r;
+}
+
+Json steps_to_90_json(std::size_t s) { return s ? Json(s) : Json(nullptr); }
+
+// A JSON value as a CSV cell: strings bare, null empty, floats with 7 digits
+// (JSON's dump may print 25.31067 as 25.310669999999998).
+std::string csv_cell(const Json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_null()) return "";
+  if (v.is_number_float()) return csv_num(v.get<double>());
+  return v.dump();
+}
+
+}  // namespace
+
+int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  const Args a(argv, {"task", "dk", "heads", "dmodel", "dv", "divisor", "optimizer", "lr", "steps",
+                      "batch", "seed", "init", "log-every", "eval", "format"});
+  const std::string format = format_of(a);
+  attn::TrainConfig c = base_config(a);
+  c.dk = a.integer("dk", 256, 1, L::kMaxDk);
+  attn::apply_divisor_option(c, a.text("divisor", "sqrt"));
+  c.optimizer = attn::parse_optimizer(a.text("optimizer", "adam"));
+  c.lr = lr_option(a, "lr", c.optimizer, c.dk, c.d_model);
+  c.seed = a.integer("seed", 0, 0, L::kMaxSeed);
+  const std::size_t steps = a.integer("steps", 1500, 1, kMaxSteps);
+  const std::size_t eval = a.integer("eval", 4096, 1, L::kMaxEvalSamples);
+
+  attn::Trainer t(c);
+  Progress bar(err);
+  const RunResult r = train(t, steps, eval, bar, "");
+  const auto& in = t.init_stats();
+  const auto cols = attn::metric_columns(c.heads);
+  const double sps = r.seconds > 0 ? steps / r.seconds : 0.0;
+
+  Json summary;
+  summary["steps"] = steps;
+  summary["final_loss"] = sig7(r.eval.loss);
+  summary["final_accuracy"] = sig7(r.eval.accuracy);
+  summary["final_attn_correct"] = sig7(r.eval.attn_correct);
+  summary["eval_samples"] = r.eval.samples;
+  summary["steps_to_90"] = steps_to_90_json(r.steps_to_90);
+  summary["seconds"] = sig7(r.seconds);
+  summary["steps_per_second"] = sig7(sps);
+  Json init;
+  init["samples"] = in.samples;
+  init["var_q"] = sig7(in.var_q);
+  init["var_k"] = sig7(in.var_k);
+  init["var_qk"] = sig7(in.var_qk);
+  init["theory_var_qk"] = sig7(in.theory_var_qk);
+  init["var_logit"] = sig7(in.var_logit);
+  init["attn_entropy"] = sig7(in.attn_entropy);
+  init["attn_max"] = sig7(in.attn_max);
+  init["loss"] = sig7(in.loss);
+  init["accuracy"] = sig7(in.accuracy);
+
+  if (format == "csv") {
+    // The metrics table, a blank line, then the summary and init statistics as key,value.
+    for (std::size_t j = 0; j < cols.size(); ++j) out << (j ? "," : "") << cols[j];
+    out << "\n";
+    for (std::size_t i = 0; i < t.row_count(); ++i) {
+      for (std::size_t j = 0; j < cols.size(); ++j)
+        out << (j ? "," : "") << csv_num(t.rows()[i * t.columns() + j]);
+      out << "\n";
+    }
+    out << "\nkey,value\n";
+    for (const auto& [k, v] : summary.items()) out << k << "," << csv_cell(v) << "\n";
+    for (const auto& [k, v] : init.items()) out << "init_" << k << "," << csv_cell(v) << "\n";
+    return 0;
+  }
+  Json j;
+  j["config"] = {{"task", attn::task_name(c.task)},
+                 {"dk", c.dk},
+                 {"heads", c.heads},
+                 {"d_model", c.d_model},
+                 {"dv", c.dv},
+                 {"divisor", attn::divisor_option_label(c)},
+                 {"divisor_value", t.divisor()},
+                 {"qk_norm", c.qk_norm},
+                 {"optimizer", attn::optimizer_name(c.optimizer)},
+                 {"lr", c.lr},
+                 {"init", attn::init_name(c.init)},
+                 {"batch", c.batch},
+                 {"seed", c.seed},
+                 {"log_every", c.log_every},
+                 {"kernel", attn::matmul_f32_kernel_name()}};
+  j["init"] = init;
+  Json rows = Json::array();
+  for (std::size_t i = 0; i < t.row_count(); ++i) {
+    Json row;
+    const double* r = t.rows().data() + i * t.columns();
+    row["step"] = static_cast<std::size_t>(r[attn::kColStep]);
+    for (std::size_t k = 1; k < cols.size(); ++k) row[cols[k]] = sig7(r[k]);
+    rows.push_back(std::move(row));
+  }
+  j["metrics"] = std::move(rows);
+  j["summary"] = summary;
+  out << j.dump() << "\n";
+  return 0;
+}
+
+int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  const Args a(argv, {"task", "dks", "heads", "dmodel", "dv", "divisors", "optimizers", "lr-adam",
+                      "lr-sgd", "steps", "batch", "seeds", "init", "eval", "format"});
+  const std::string format = format_of(a);
+  const attn::TrainConfig base = base_config(a);
+  std::vector<std::size_t> dks;
+  for (const auto& s : split("dks", a.text("dks", "64,128,256")))
+    dks.push_back(list_integer("dks", s, 1, L::kMaxDk));
+  const std::vector<std::string> divisors = split("divisors", a.text("divisors", "sqrt,1,2,dk,qknorm"));
+  std::vector<attn::OptimizerKind> opts;
+  for (const auto& s : split("optimizers", a.text("optimizers", "adam,sgd")))
+    opts.push_back(attn::parse_optimizer(s));
+  std::vector<std::uint64_t> seeds;
+  for (const auto& s : split("seeds", a.text("seeds", "0")))
+    seeds.push_back(list_integer("seeds", s, 0, L::kMaxSeed));
+  const std::size_t steps = a.integer("steps", 1500, 1, kMaxSteps);
+  const std::size_t eval = a.integer("eval", 4096, 1, L::kMaxEvalSamples);
+
+  // Check the whole grid before the first (long) run.
+  std::vector<attn::TrainConfig> grid;
+  for (std::size_t dk : dks)
+    for (const auto& div : divisors)
+      for (auto opt : opts)
+        for (auto seed : seeds) {
+          attn::TrainConfig c = base;
+          c.dk = dk;
+          attn::apply_divisor_option(c, div);
+          c.optimizer = opt;
+          c.lr = lr_option(a, opt == attn::OptimizerKind::Adam ? "lr-adam" : "lr-sgd", opt, dk,
+                           c.d_model);
+          c.seed = seed;
+          c.log_every = steps;  // only step 1 and the last are needed
+          attn::validate(c);
+          grid.push_back(c);
+        }
+
+  const std::vector<std::string> cols{
+      "task", "dk", "divisor", "optimizer", "lr", "seed", "steps", "final_loss", "final_accuracy",
+      "final_attn_correct", "steps_to_90", "grad_wq_step1", "grad_wk_step1", "logit_spread_step1",
+      "logit_spread_last", "logit_max_abs_last", "seconds"};
+  if (format == "csv") {
+    for (std::size_t j = 0; j < cols.size(); ++j) out << (j ? "," : "") << cols[j];
+    out << "\n" << std::flush;
+  }
+  Progress bar(err);
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    const attn::TrainConfig& c = grid[i];
+    attn::Trainer t(c);
+    const std::string label = "run " + std::to_string(i + 1) + "/" + std::to_string(grid.size()) +
+                              " dk " + std::to_string(c.dk) + " " + attn::divisor_option_label(c) +
+                              " " + attn::optimizer_name(c.optimizer) + ": ";
+    const RunResult r = train(t, steps, eval, bar, label);
+    Json row;
+    row["task"] = attn::task_name(c.task);
+    row["dk"] = c.dk;
+    row["divisor"] = attn::divisor_option_label(c);
+    row["optimizer"] = attn::optimizer_name(c.optimizer);
+    row["lr"] = sig7(c.lr);
+    row["seed"] = c.seed;
+    row["steps"] = steps;
+    row["final_loss"] = sig7(r.eval.loss);
+    row["final_accuracy"] = sig7(r.eval.accuracy);
+    row["final_attn_correct"] = sig7(r.eval.attn_correct);
+    row["steps_to_90"] = steps_to_90_json(r.steps_to_90);
+    row["grad_wq_step1"] = sig7(r.first[attn::kColGradWq]);
+    row["grad_wk_step1"] = sig7(r.first[attn::kColGradWk]);
+    row["logit_spread_step1"] = sig7(r.first[attn::kColLogitSpread]);
+    row["logit_spread_last"] = sig7(r.last[attn::kColLogitSpread]);
+    row["logit_max_abs_last"] = sig7(r.last[attn::kColLogitMaxAbs]);
+    row["seconds"] = sig7(r.seconds);
+    if (format == "csv") {
+      for (std::size_t j = 0; j < cols.size(); ++j) {
+        out << (j ? "," : "") << csv_cell(row[cols[j]]);
+      }
+      out << "\n" << std::flush;
+    } else {
+      out << row.dump() << "\n" << std::flush;
+    }
+  }
+  return 0;
+}
+
+}  // namespace attncli

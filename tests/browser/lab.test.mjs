@@ -1,0 +1,401 @@
+// The training lab (lab.html) in headless Chromium under the site's CSP.
+// The default comparison (d_k 256; √d_k, 2 and 1; 1500 steps; Adam) is
+// started, its curves grow and it runs to the end: the time to the first
+// curve point and to the end are printed (not asserted: the machine is
+// shared). Its CSV and JSON are the same numbers as the core gives in Node for
+// the same seed, its q/k snapshot is an .npz the core's checker reads. A
+// smaller comparison pauses, holds still, exports mid-run, resumes, resets. Bad options, typed or in the URL, get the core's
+// message next to their control; the sweep, the language switch and a
+// 320 px screen are checked too.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ARTIFACTS, launch, startPreview } from './harness.mjs';
+import { WASM_DIR } from '../node/paths.mjs';
+
+const TIMEOUT = 600_000;
+let server;
+let browser;
+let core;
+
+before(async () => {
+  server = await startPreview();
+  browser = await launch(server.origin);
+  const { default: create } = await import(path.join(WASM_DIR, 'attn_simd.js'));
+  core = await create({ wasmBinary: fs.readFileSync(path.join(WASM_DIR, 'attn_simd.wasm')) });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+async function open(query = 'lang=en', options = {}) {
+  const page = await browser.context.newPage();
+  if (options.viewport) await page.setViewportSize(options.viewport);
+  await page.goto(`${server.origin}/lab.html?${query}`);
+  await page.waitForFunction(() => /Every number|每个数字/.test(document.getElementById('lab-footer').textContent),
+    null, { timeout: 60_000 });
+  return page;
+}
+
+const state = (page) => page.getAttribute('#lab-status', 'data-state');
+const waitState = (page, s, timeout = TIMEOUT) =>
+  page.waitForFunction((x) => document.getElementById('lab-status').dataset.state === x, s, { timeout });
+const stepsDone = (page) => page.$$eval('.lab-run progress', (ps) => ps.map((p) => Number(p.value)));
+
+async function downloadOf(page, selector) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  return { name: dl.suggestedFilename(), bytes: fs.readFileSync(await dl.path()) };
+}
+
+// The same run in Node's copy of the core: rows of the first `steps` steps.
+function replay(options, steps) {
+  const s = new core.TrainSession();
+  assert.equal(s.configure(options), '');
+  assert.equal(s.step(steps), '');
+  const cols = JSON.parse(s.columnsJson());
+  const flat = s.metrics(0).slice();
+  s.delete();
+  const rows = [];
+  for (let i = 0; i < flat.length / cols.length; i++) rows.push(Array.from(flat.subarray(i * cols.length, (i + 1) * cols.length)));
+  return { cols, rows };
+}
+
+function parseCsv(text) {
+  const [head, ...lines] = text.trimEnd().split('\n');
+  return { cols: head.split(','), rows: lines.map((l) => l.split(',').map(Number)) };
+}
+
+// A stored zip's member names, from its local headers.
+function zipNames(bytes) {
+  const names = [];
+  let p = 0;
+  while (bytes.readUInt32LE(p) === 0x04034b50) {
+    assert.equal(bytes.readUInt16LE(p + 8), 0, 'stored, not deflated');
+    const size = bytes.readUInt32LE(p + 18), nameLen = bytes.readUInt16LE(p + 26), extra = bytes.readUInt16LE(p + 28);
+    names.push(bytes.subarray(p + 30, p + 30 + nameLen).toString());
+    p += 30 + nameLen + extra + size;
+  }
+  return names;
+}
+
+function checkNpz(bytes) {
+  const p = core._malloc(bytes.length);
+  try {
+    core.HEAPU8.set(bytes, p);
+    // sequences 0: the count the .npz stores (each query against its own sequence's keys).
+    const r = core.checkTensors(p, bytes.length, 0, 0,
+      { fileName: 'qk.npz', fileName2: '', format: 'auto', divisor: 'sqrt', q: 'q', k: 'k', sequences: 0 });
+    assert.equal(r.error, '');
+    return JSON.parse(r.json);
+  } finally {
+    core._free(p);
+  }
+}
+
+test('lab.html: strict CSP, every control labelled, both languages with the same keys', async () => {
+  const page = await open();
+  const csp = await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+  assert.match(csp, /style-src 'self'/);
+  const unlabeled = await page.$$eval('main input, main select, main button', (els) => els.filter((el) =>
+    !(el.labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.textContent.trim()))
+    .map((el) => el.id || el.outerHTML.slice(0, 80)));
+  assert.deepEqual(unlabeled, []);
+  assert.equal(await page.$$eval('[style]', (els) => els.filter((e) => e.getAttribute('style')).length), 0,
+    'no style attributes in the markup');
+  // The dictionary, loaded in Node with the two browser globals it reads at import.
+  globalThis.location ??= new URL(server.origin + '/lab.html');
+  globalThis.navigator ??= { language: 'en', languages: ['en'] };
+  const { _strings } = await import('../../web/src/lab/strings.js');
+  assert.deepEqual(Object.keys(_strings.zh).sort(), Object.keys(_strings.en).sort());
+  await page.close();
+});
+
+const DEFAULT_OPTIONS = { task: 'recall', dk: 256, heads: 2, dModel: 64, dv: 32, divisor: 'sqrt', optimizer: 'adam',
+  lr: 0, init: 'lecun', batch: 64, seed: 0, logEvery: 5 };
+
+test('the default comparison: first points at once, growing curves, the end, exports equal to the core',
+  { timeout: TIMEOUT }, async (t) => {
+    const page = await open();
+    await page.waitForTimeout(1500);  // a reader reads the page first; the workers warm up meanwhile
+    assert.equal(await page.inputValue('#lab-dk'), '256');
+    assert.equal(await page.inputValue('#lab-steps'), '1500');
+    assert.deepEqual(await page.$$eval('#lab-div input:checked', (els) => els.map((e) => e.value)), ['sqrt', '2', '1']);
+    await page.click('#lab-start');
+    await page.waitForFunction(() => document.getElementById('lab-status').dataset.firstPointMs, null, { timeout: 60_000 });
+    const firstMs = Number(await page.getAttribute('#lab-status', 'data-first-point-ms'));
+    const timeline = await page.getAttribute('#lab-status', 'data-timeline');
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+
+    // Curves grow.
+    const points = () => page.$eval('#lab-chart-loss', (f) => Number(f.dataset.points));
+    const p0 = await points();
+    await page.waitForFunction((n) => Number(document.getElementById('lab-chart-loss').dataset.points) > n + 3, p0, { timeout: 60_000 });
+    assert.equal(await page.$$eval('.lab-chart', (f) => f.length), 6);
+    assert.match(await page.getAttribute('#lab-chart-loss .lab-chart-plot', 'aria-label'),
+      /one line per divisor: √dₖ = 16 \(blue, solid\); 2 \(reddish purple, dashed\); 1 \(no scaling\) \(vermillion, dotted\)/);
+
+    // The init checkpoint: one row per run, marked.
+    await page.waitForFunction(() => document.querySelectorAll('#lab-init-table tbody tr').length === 3);
+    await page.waitForFunction(() => document.querySelectorAll('#lab-init-table .badge').length === 15);
+    const verdicts = await page.$$eval('#lab-init-table tbody tr', (trs) => trs.map((tr) =>
+      [tr.dataset.option, Array.from(tr.querySelectorAll('.badge'), (b) => b.dataset.verdict).join(' ')]));
+    t.diagnostic(`init checkpoint verdicts (Var q, Var k, Var q·k, Var logit, spread): ${JSON.stringify(verdicts)}`);
+    assert.equal(verdicts[0][1].split(' ')[3], 'pass', 'divisor √d_k: Var(logit) near 1');
+    assert.equal(verdicts[2][1].split(' ')[3], 'warn', 'divisor 1: Var(logit) near d_k');
+
+    await waitState(page, 'done');
+    const totalMs = Number(await page.getAttribute('#lab-status', 'data-total-ms'));
+    assert.deepEqual(await stepsDone(page), [1500, 1500, 1500]);
+    assert.deepEqual(await page.$$eval('.lab-run', (els) => els.map((e) => e.dataset.state)), ['done', 'done', 'done']);
+    assert.equal(await page.$$eval('#lab-summary li', (li) => li.length), 3);
+    const summary = await page.$$eval('#lab-summary li', (li) => li.map((x) => x.textContent));
+    const results = await page.$$eval('.lab-run-result', (ps) => ps.map((p) => p.textContent));
+    const draws = await page.evaluate(() => performance.getEntriesByName('lab:redraw').map((e) => e.duration));
+    const sorted = [...draws].sort((a, b) => a - b);
+    const line = `default comparison (d_k 256; √d_k, 2, 1; 1500 steps; Adam) in headless Chromium, ${cores} cores reported, ` +
+      `${Math.min(cores, 3)} workers: first curve point ${firstMs} ms after the click (${timeline}); ` +
+      `all three runs done in ${(totalMs / 1000).toFixed(1)} s; main thread: ${draws.length} redraws, ` +
+      `median ${sorted[sorted.length >> 1].toFixed(1)} ms, worst ${sorted.at(-1).toFixed(1)} ms`;
+    t.diagnostic(line);
+    console.log(line);
+    for (const x of [...summary, ...results]) t.diagnostic(x);
+
+    // CSV of the √d_k run: the core's columns, every logged step, and the same numbers as
+    // the core gives in Node for the same options (checked on the first 100 steps).
+    const csv = await downloadOf(page, '#lab-run-0 [data-export="csv"]');
+    assert.equal(csv.name, 'attnlab-recall-dk256-h2-adam-seed0-div-sqrt.csv');
+    const { cols, rows } = parseCsv(csv.bytes.toString());
+    const ref = replay({ ...DEFAULT_OPTIONS, lr: core.trainReferenceLr('adam', 256, 64).lr }, 100);
+    assert.deepEqual(cols, ref.cols, 'CSV header: the core\'s columns');
+    assert.equal(rows.length, 1 + 1500 / 5, 'a row at step 1 and every 5 steps');
+    assert.deepEqual(rows.map((r) => r[0]), [1, ...Array.from({ length: 300 }, (_, i) => 5 * (i + 1))]);
+    assert.deepEqual(rows.slice(0, ref.rows.length), ref.rows, 'the CSV\'s numbers are the core\'s, bit for bit');
+    assert.ok(rows.every((r) => r.length === cols.length && r.every(Number.isFinite)));
+
+    // JSON of the run without scaling: the same rows as its CSV, with its configuration.
+    const json = JSON.parse((await downloadOf(page, '#lab-run-2 [data-export="json"]')).bytes.toString());
+    const csv1 = parseCsv((await downloadOf(page, '#lab-run-2 [data-export="csv"]')).bytes.toString());
+    assert.equal(json.config.divisor, '1');
+    assert.equal(json.config.dk, 256);
+    assert.equal(json.divisorValue, 1);
+    assert.deepEqual(json.columns, csv1.cols);
+    assert.deepEqual(json.rows, csv1.rows);
+    assert.equal(json.eval.samples, 512);
+    assert.ok(Math.abs(json.init.varLogit - json.init.varQk) < 1e-6 * json.init.varQk, 'divisor 1: the logits are q·k');
+
+    // q and k as .npz: stored members q.npy, k.npy, logits.npy that the core's checker reads.
+    const npz = await downloadOf(page, '#lab-run-0 [data-export="npz"]');
+    assert.equal(npz.name, 'attnlab-recall-dk256-h2-adam-seed0-div-sqrt-step1500-qk.npz');
+    assert.deepEqual(zipNames(npz.bytes), ['q.npy', 'k.npy', 'sequences.npy', 'logits.npy']);
+    const report = checkNpz(npz.bytes);
+    t.diagnostic(`checker's shape of the export: ${JSON.stringify(report.shape)}`);
+    assert.equal(report.shape.heads, 2);
+    assert.equal(report.shape.n_q, 64);
+    assert.equal(report.shape.n_k, 64 * 17);
+    assert.equal(report.shape.dk, 256);
+    assert.equal(report.shape.sequences, 64, 'each query against the 17 keys of its own sequence');
+    t.diagnostic(`checker on the exported q/k of the √d_k run: ${report.heads.map((h) => h.verdict).join(', ')}`);
+    assert.match(await page.textContent('#lab-run-0 .lab-run-export [role="status"]'), /Saved q and k at step 1500 \(64 sequences\)/);
+
+    // The heatmap scrubber, by keyboard: Home shows step 0, End the last capture.
+    await page.focus('#lab-scrub');
+    await page.keyboard.press('Home');
+    assert.equal(await page.textContent('#lab-run-0 .lab-heat figcaption'), 'Step 0');
+    await page.keyboard.press('End');
+    assert.equal(await page.textContent('#lab-run-0 .lab-heat figcaption'), 'Step 1500');
+    await page.click('#lab-run-0 .data-details summary');
+    await page.waitForFunction(() => document.querySelectorAll('#lab-run-0 .lab-heat-table tbody tr').length === 8);
+
+    // The charts' data table: the last rows of each run.
+    await page.click('#lab-data-summary');
+    await page.waitForFunction(() => document.querySelectorAll('#lab-data-tables table').length === 3);
+    assert.equal(await page.$eval('#lab-data-tables table tbody tr:last-child th', (th) => th.textContent), '1500');
+
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'lab-1280-light.png'), fullPage: true });
+    assert.deepEqual(browser.problems, []);
+    await page.close();
+  });
+
+test('pause holds every run still, exports work mid-run, resume goes on, reset clears', { timeout: TIMEOUT }, async () => {
+  const page = await open('lang=en&dk=64&steps=3000&div=sqrt,1&seed=7');
+  await page.click('#lab-start');
+  await page.waitForFunction(() => Number(document.getElementById('lab-chart-loss')?.dataset.points) > 10, null, { timeout: 60_000 });
+  await page.click('#lab-pause');
+  await waitState(page, 'paused');
+  assert.equal(await page.textContent('#lab-pause'), 'Resume');
+  const held = await stepsDone(page);  // 'paused': every worker has answered after its last batch
+  await page.waitForTimeout(1500);
+  assert.deepEqual(await stepsDone(page), held, 'no step while paused');
+  assert.ok(held.every((n) => n > 0 && n < 3000), `steps at pause: ${held}`);
+
+  // Mid-run CSV of the run without scaling: the core's numbers for the same options.
+  const { cols, rows } = parseCsv((await downloadOf(page, '#lab-run-1 [data-export="csv"]')).bytes.toString());
+  const lastStep = rows.at(-1)[0];
+  assert.ok(lastStep <= held[1]);
+  const ref = replay({ ...DEFAULT_OPTIONS, dk: 64, divisor: '1', seed: 7, lr: core.trainReferenceLr('adam', 64, 64).lr }, lastStep);
+  assert.deepEqual(cols, ref.cols);
+  assert.deepEqual(rows, ref.rows, 'mid-run CSV: the core\'s numbers, bit for bit');
+  const npz = await downloadOf(page, '#lab-run-1 [data-export="npz"]');
+  assert.equal(checkNpz(npz.bytes).shape.dk, 64);
+  assert.deepEqual(await stepsDone(page), held, 'exports do not step the runs');
+
+  await page.click('#lab-pause');
+  await waitState(page, 'running');
+  await page.waitForFunction((h) => Array.from(document.querySelectorAll('.lab-run progress'))
+    .every((p, i) => Number(p.value) > h[i]), held, { timeout: 60_000 });
+  await page.click('#lab-reset');
+  await waitState(page, 'idle');
+  assert.equal(await page.$$eval('.lab-run', (r) => r.length), 0);
+  assert.equal(await page.$$eval('.lab-chart', (r) => r.length), 0);
+  assert.match(await page.textContent('#lab-status'), /Reset/);
+  assert.deepEqual(browser.problems, []);
+  await page.close();
+});
+
+// Each bad option: the message shown next to its control, aria-invalid set, Start
+// refused. {core: change}: the page must show exactly the message the core gives
+// (in Node) for that value; a RegExp: the page's own check (empty fields, steps,
+// how many divisors).
+const PROBE = { task: 'recall', dk: 16, heads: 1, dModel: 64, dv: 32, divisor: 'sqrt', optimizer: 'adam', lr: 1e-3,
+  init: 'lecun', batch: 64, seed: 0, logEvery: 5 };
+const BAD = [
+  ['#lab-dk', '0', { core: { dk: 0 } }],
+  ['#lab-dk', '100000', { core: { dk: 100000 } }],
+  ['#lab-dk', 'abc', { core: { dk: NaN } }],
+  ['#lab-dk', '', /^Enter a value\.$/],
+  ['#lab-heads', '0', { core: { heads: 0 } }],
+  ['#lab-lr', '-1', { core: { lr: -1 } }],
+  ['#lab-lr', 'fast', { core: { lr: NaN } }],
+  ['#lab-steps', '0', /^Steps must be a whole number from 1 to 100000\.$/],
+  ['#lab-steps', 'many', /^Steps must be a whole number from 1 to 100000\.$/],
+  ['#lab-seed', '-1', { core: { seed: -1 } }],
+  ['#lab-div-custom', '0', { core: { divisor: '0' } }],
+  ['#lab-div-custom', '-1', { core: { divisor: '-1' } }],
+  ['#lab-div-custom', 'big', { core: { divisor: 'big' } }],
+  ['#lab-div-custom', '3, 4, 5, 6', /^At most 3 other divisors\.$/],
+];
+
+function coreMessage(change) {
+  const s = new core.TrainSession();
+  const msg = s.configure({ ...PROBE, ...change });
+  s.delete();
+  assert.notEqual(msg, '', JSON.stringify(change));
+  return msg;
+}
+
+test('bad options: the core\'s message next to the control, no run, and the page keeps working', { timeout: TIMEOUT }, async (t) => {
+  const page = await open('lang=en&dk=16&steps=30');
+  const msgId = (sel) => (sel === '#lab-div-custom' ? 'lab-div-msg' : `${sel.slice(1)}-msg`);
+  for (const [sel, value, want] of BAD) {
+    const good = await page.inputValue(sel);
+    await page.fill(sel, value);
+    await page.waitForFunction((id) => document.getElementById(id).textContent, msgId(sel), { timeout: 20_000 });
+    const msg = await page.textContent(`#${msgId(sel)}`);
+    t.diagnostic(`${sel} = ${JSON.stringify(value)}: ${msg}`);
+    if (want instanceof RegExp) assert.match(msg, want, sel);
+    else assert.equal(msg, `Rejected by the core: ${coreMessage(want.core)}`, `${sel} = ${value}`);
+    assert.equal(await page.getAttribute(sel, 'aria-invalid'), 'true', sel);
+    await page.click('#lab-start');
+    await waitState(page, 'invalid');
+    assert.equal(await page.$$eval('.lab-run', (r) => r.length), 0, 'no run started');
+    await page.fill(sel, good);
+    await page.waitForFunction((id) => !document.getElementById(id).textContent, msgId(sel));
+  }
+  // A product limit: the core's message lands on d_k.
+  await page.fill('#lab-heads', '16');
+  await page.fill('#lab-dk', '1024');
+  await page.waitForFunction(() => /heads\*dk/.test(document.getElementById('lab-dk-msg').textContent));
+  t.diagnostic(`heads 16, dk 1024: ${await page.textContent('#lab-dk-msg')}`);
+  await page.fill('#lab-heads', '2');
+  await page.fill('#lab-dk', '16');
+  // No divisor at all.
+  for (const v of ['sqrt', '2', '1']) await page.uncheck(`#lab-div-${v}`);
+  await page.waitForFunction(() => /Pick at least one divisor/.test(document.getElementById('lab-div-msg').textContent));
+  await page.check('#lab-div-sqrt');
+  await page.fill('#lab-div-custom', '4');
+  // Still working: a small comparison (√d_k and 4) runs to the end.
+  await page.waitForFunction(() => !document.getElementById('lab-div-msg').textContent);
+  await page.click('#lab-start');
+  await waitState(page, 'done', 120_000);
+  assert.deepEqual(await page.$$eval('.lab-run', (els) => els.map((e) => e.dataset.option)), ['sqrt', '4']);
+  assert.match(await page.textContent('#lab-run-1 h3'), /^\s*4$/);
+  // The URL holds the configuration.
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('dk'), '16');
+  assert.equal(url.searchParams.get('div'), 'sqrt,4');
+  assert.deepEqual(browser.problems, []);
+  await page.close();
+});
+
+test('a malformed URL: each bad value gets its message next to its control, and nothing runs', { timeout: TIMEOUT }, async () => {
+  const page = await open('lang=en&task=sorting&dk=abc&heads=-2&opt=rmsprop&lr=0&steps=1.5&seed=x&div=sqrt,zero');
+  const wanted = {
+    'lab-task-msg': { task: 'sorting' }, 'lab-dk-msg': { dk: NaN }, 'lab-heads-msg': { heads: -2 },
+    'lab-opt-msg': { optimizer: 'rmsprop' }, 'lab-lr-msg': { lr: 0 }, 'lab-seed-msg': { seed: NaN },
+    'lab-div-msg': { divisor: 'zero' }, 'lab-steps-msg': /^Steps must be a whole number from 1 to 100000\.$/,
+  };
+  await page.waitForFunction((ids) => ids.every((id) => document.getElementById(id).textContent), Object.keys(wanted), { timeout: 20_000 });
+  for (const [id, want] of Object.entries(wanted)) {
+    const msg = await page.textContent(`#${id}`);
+    if (want instanceof RegExp) assert.match(msg, want, id);
+    else assert.equal(msg, `Rejected by the core: ${coreMessage(want)}`, id);
+  }
+  assert.equal(await page.inputValue('#lab-opt'), 'rmsprop', 'the select shows the value the message names');
+  await page.click('#lab-start');
+  await waitState(page, 'invalid');
+  assert.equal(await page.$$eval('.lab-run', (r) => r.length), 0);
+  // Choosing a real optimiser clears its message and drops the bad option.
+  await page.selectOption('#lab-opt', 'sgd');
+  await page.waitForFunction(() => !document.getElementById('lab-opt-msg').textContent);
+  assert.equal(await page.$$eval('#lab-opt option', (o) => o.length), 2);
+  assert.deepEqual(browser.problems, []);
+  await page.close();
+});
+
+test('the sweep fills its table and reads it in prose', { timeout: TIMEOUT }, async (t) => {
+  const page = await open('lang=en&sw.dk=16,32&sw.div=sqrt,1&sw.opt=adam&sw.steps=60');
+  await page.click('#lab-sw-start');
+  await page.waitForFunction(() => document.getElementById('lab-sw-status').dataset.state === 'done', null, { timeout: 300_000 });
+  const cells = await page.$$eval('#lab-sw-table td[data-div]', (tds) => tds.map((td) => ({ ...td.dataset, text: td.textContent })));
+  assert.equal(cells.length, 4);
+  for (const c of cells) {
+    assert.equal(c.state, 'done');
+    assert.ok(Number(c.acc) >= 0 && Number(c.acc) <= 1);
+    assert.match(c.text, /^\d+(\.\d)?% · (90% at \d+|never 90%)$/);
+  }
+  const prose = await page.textContent('#lab-sw-prose');
+  t.diagnostic(prose);
+  assert.match(prose, /What the table shows/);
+  assert.match(prose, /Divisor 1 \(no scaling\)/);
+  assert.deepEqual(browser.problems, []);
+  await page.close();
+});
+
+test('both languages; a 320 px screen has no sideways scroll; dark scheme', { timeout: TIMEOUT }, async () => {
+  const page = await open('lang=en&dk=16&steps=20&div=sqrt,1', { viewport: { width: 320, height: 800 } });
+  await page.selectOption('#lang-select', 'zh');
+  assert.equal(await page.textContent('#lab-start'), '开始');
+  assert.match(await page.textContent('#lab-title'), /训练实验室/);
+  await page.fill('#lab-dk', '0');
+  await page.waitForFunction(() => /^计算核心拒绝了此输入：dk must be/.test(document.getElementById('lab-dk-msg').textContent));
+  await page.fill('#lab-dk', '16');
+  await page.waitForFunction(() => !document.getElementById('lab-dk-msg').textContent);
+  await page.click('#lab-start');
+  await waitState(page, 'done', 120_000);
+  assert.match(await page.textContent('#lab-status'), /完成/);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `sideways scroll of ${overflow} px at 320 px`);
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'lab-320-zh.png'), fullPage: true });
+  await page.selectOption('#lang-select', 'en');
+  assert.equal(await page.textContent('#lab-start'), 'Start again');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'lab-320-dark.png'), fullPage: true });
+  assert.deepEqual(browser.problems, []);
+  await page.close();
+});

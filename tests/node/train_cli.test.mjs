@@ -1,0 +1,190 @@
+// attnlab train / sweep: the JSON and CSV they print, determinism for a seed,
+// a short run that learns, and every bad option answered by exit status 2
+// with one line on stderr.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { CLI } from './paths.mjs';
+
+function run(args) {
+  const r = spawnSync(CLI, args, { encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, signal: r.signal, out: r.stdout, err: r.stderr };
+}
+
+function json(args) {
+  const r = run(args);
+  assert.equal(r.status, 0, `attnlab ${args.join(' ')} failed: ${r.err}`);
+  assert.equal(r.err, '', 'no progress bar when stderr is not a terminal');
+  const lines = r.out.trim().split('\n');
+  assert.equal(lines.length, 1, 'one JSON object on one line');
+  return JSON.parse(lines[0]);
+}
+
+const SMALL = ['--dk', '64', '--dmodel', '32', '--batch', '32'];
+const COLUMNS = ['step', 'loss', 'accuracy', 'attn_entropy', 'attn_max', 'attn_correct',
+  'logit_max_abs', 'logit_spread', 'grad_wq', 'grad_wk', 'grad_wv', 'grad_wo',
+  'grad_wq_h0', 'grad_wq_h1', 'grad_wk_h0', 'grad_wk_h1'];
+
+test('train prints config, init checkpoint, metrics rows and a summary', () => {
+  const r = json(['train', ...SMALL, '--steps', '25', '--log-every', '10', '--eval', '256']);
+  assert.deepEqual(Object.keys(r), ['config', 'init', 'metrics', 'summary']);
+  assert.equal(r.config.task, 'recall');
+  assert.equal(r.config.dk, 64);
+  assert.equal(r.config.d_model, 32);
+  assert.equal(r.config.dv, 16, 'dv defaults to d_model / heads');
+  assert.equal(r.config.divisor, 'sqrt');
+  assert.equal(r.config.divisor_value, 8);
+  // Default lr keeps lr * d_model at the reference's 1e-3 * 2 * d_k.
+  assert.ok(Math.abs(r.config.lr - 1e-3 * 2 * 64 / 32) < 1e-15);
+  assert.deepEqual(r.metrics.map((m) => m.step), [1, 10, 20]);
+  assert.deepEqual(Object.keys(r.metrics[0]), COLUMNS);
+  for (const m of r.metrics) {
+    assert.ok(m.loss > 0 && m.accuracy >= 0 && m.accuracy <= 1);
+    assert.ok(m.attn_entropy >= 0 && m.attn_entropy <= Math.log(17) + 1e-6);
+    assert.ok(Math.abs(Math.hypot(m.grad_wq_h0, m.grad_wq_h1) - m.grad_wq) < 1e-5 * m.grad_wq);
+  }
+  const i = r.init;
+  assert.equal(i.samples, 256);
+  assert.ok(i.var_q > 0.5 && i.var_q < 1.6, `var_q ${i.var_q}`);
+  assert.ok(i.var_qk > 64 * 0.6 && i.var_qk < 64 * 1.5, `var_qk ${i.var_qk}`);
+  assert.ok(Math.abs(i.var_logit - i.var_qk / 64) < 0.01 * i.var_logit);
+  assert.ok(Math.abs(i.loss - Math.log(32)) < 0.5);
+  const s = r.summary;
+  assert.equal(s.steps, 25);
+  assert.equal(s.eval_samples, 256);
+  for (const k of ['final_loss', 'final_accuracy', 'final_attn_correct', 'steps_per_second'])
+    assert.ok(Number.isFinite(s[k]), k);
+  assert.ok(s.steps_to_90 === null || Number.isInteger(s.steps_to_90));
+});
+
+test('train is deterministic for a seed, and the seed matters', () => {
+  const args = ['train', ...SMALL, '--steps', '12', '--log-every', '3', '--eval', '64'];
+  const strip = (r) => ({ ...r, summary: { ...r.summary, seconds: 0, steps_per_second: 0 } });
+  const a = strip(json([...args, '--seed', '5']));
+  const b = strip(json([...args, '--seed', '5']));
+  const c = strip(json([...args, '--seed', '6']));
+  assert.deepEqual(a, b);
+  assert.notDeepEqual(a.metrics, c.metrics);
+});
+
+test('a short run at d_k = 64 learns recall with sqrt(d_k)', () => {
+  const r = json(['train', '--dk', '64', '--steps', '300', '--log-every', '50', '--eval', '1024']);
+  assert.ok(r.summary.final_accuracy > 0.9, `accuracy ${r.summary.final_accuracy}`);
+  assert.ok(r.summary.steps_to_90 > 0 && r.summary.steps_to_90 <= 300);
+});
+
+test('every divisor option, QK-LayerNorm, SGD, the copy task and xavier init run', () => {
+  for (const extra of [['--divisor', '1'], ['--divisor', '2'], ['--divisor', 'dk'],
+    ['--divisor', '0.5'], ['--divisor', 'qknorm'], ['--optimizer', 'sgd'],
+    ['--task', 'copy'], ['--init', 'xavier'], ['--heads', '3', '--dv', '5']]) {
+    const r = json(['train', ...SMALL, '--steps', '3', '--eval', '32', ...extra]);
+    assert.equal(r.metrics.length, 1, extra.join(' '));
+    assert.ok(Number.isFinite(r.metrics[0].loss), extra.join(' '));
+  }
+  const q = json(['train', ...SMALL, '--steps', '1', '--eval', '8', '--divisor', 'qknorm']);
+  assert.equal(q.config.qk_norm, true);
+  assert.equal(q.config.divisor_value, 8);
+  const sgd = json(['train', ...SMALL, '--steps', '1', '--eval', '8', '--optimizer', 'sgd']);
+  assert.ok(Math.abs(sgd.config.lr - 0.1 * 2 * 64 / 32) < 1e-12);
+  const lr = json(['train', ...SMALL, '--steps', '1', '--eval', '8', '--lr', '0.01']);
+  assert.equal(lr.config.lr, 0.01);
+});
+
+test('train --format csv: the metrics table, then key,value pairs', () => {
+  const r = run(['train', ...SMALL, '--steps', '20', '--log-every', '10', '--eval', '64',
+    '--format', 'csv']);
+  assert.equal(r.status, 0, r.err);
+  const [table, summary] = r.out.trimEnd().split('\n\n');
+  const rows = table.split('\n').map((l) => l.split(','));
+  assert.deepEqual(rows[0], COLUMNS);
+  assert.deepEqual(rows.slice(1).map((x) => Number(x[0])), [1, 10, 20]);
+  for (const row of rows.slice(1)) assert.ok(row.every((x) => Number.isFinite(Number(x))));
+  const kv = Object.fromEntries(summary.split('\n').slice(1).map((l) => l.split(',')));
+  for (const k of ['final_loss', 'final_accuracy', 'steps_to_90', 'init_var_q', 'init_var_qk'])
+    assert.ok(k in kv, k);
+});
+
+test('sweep prints one row per run of the grid, JSON lines or CSV', () => {
+  const args = ['sweep', '--dks', '16,32', '--divisors', 'sqrt,1,qknorm', '--optimizers', 'adam',
+    '--seeds', '0,1', '--steps', '5', '--eval', '64', '--dmodel', '16', '--batch', '16'];
+  const r = run(args);
+  assert.equal(r.status, 0, r.err);
+  const rows = r.out.trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(rows.length, 2 * 3 * 2);
+  assert.deepEqual(rows.map((x) => `${x.dk}/${x.divisor}/${x.seed}`).slice(0, 4),
+    ['16/sqrt/0', '16/sqrt/1', '16/1/0', '16/1/1']);
+  for (const x of rows) {
+    assert.equal(x.optimizer, 'adam');
+    assert.equal(x.steps, 5);
+    assert.ok(x.final_accuracy >= 0 && x.final_accuracy <= 1);
+    assert.ok(x.grad_wq_step1 > 0);
+    assert.ok(Math.abs(x.lr - 1e-3 * 2 * x.dk / 16) < 1e-9);
+  }
+  const c = run([...args, '--format', 'csv', '--lr-adam', '0.002']);
+  assert.equal(c.status, 0, c.err);
+  const lines = c.out.trim().split('\n');
+  assert.equal(lines.length, 13);
+  assert.match(lines[0], /^task,dk,divisor,optimizer,lr,seed,steps,final_loss,final_accuracy/);
+  assert.equal(lines[1].split(',')[4], '0.002');
+});
+
+// Each bad option: exit status 2, one line on stderr naming it, nothing on stdout.
+const BAD = [
+  [['train', '--dk', '0'], /--dk must be an integer in \[1, 1024\], got 0/],
+  [['train', '--dk', '2000'], /--dk/],
+  [['train', '--dk', '-3'], /--dk/],
+  [['train', '--dk', '1.5'], /--dk/],
+  [['train', '--divisor', '0'], /divisor must be 'sqrt', 'dk', 'qknorm' or a number/],
+  [['train', '--divisor', '-1'], /divisor/],
+  [['train', '--divisor', 'qk'], /divisor .*got 'qk'/],
+  [['train', '--divisor', ''], /divisor/],
+  [['train', '--optimizer', 'rmsprop'], /optimizer must be 'adam' or 'sgd', got 'rmsprop'/],
+  [['train', '--lr', '-1'], /--lr must be a number in \(0, 10\], got -1/],
+  [['train', '--lr', '0'], /--lr/],
+  [['train', '--lr', 'nan'], /--lr must be a finite number/],
+  [['train', '--lr', '11'], /--lr/],
+  [['train', '--steps', '0'], /--steps must be an integer in \[1, 1000000\], got 0/],
+  [['train', '--batch', '0'], /--batch must be an integer in \[1, 1024\], got 0/],
+  [['train', '--heads', '0'], /--heads must be an integer in \[1, 16\], got 0/],
+  [['train', '--dmodel', '0'], /--dmodel/],
+  [['train', '--dv', '0'], /--dv/],
+  [['train', '--task', 'nope'], /task must be 'recall' or 'copy', got 'nope'/],
+  [['train', '--format', 'xml'], /--format must be 'json' or 'csv', got 'xml'/],
+  [['train', '--init', 'he'], /init must be/],
+  [['train', '--seed', '-1'], /--seed/],
+  [['train', '--log-every', '0'], /--log-every/],
+  [['train', '--eval', '0'], /--eval/],
+  [['train', '--heads', '16', '--dk', '1024'], /heads\*dk must be at most 4096/],
+  [['train', '--batch', '1024', '--heads', '4', '--dk', '1024'], /batch\*positions\*heads\*dk/],
+  [['train', '--bogus', '1'], /unknown option '--bogus'/],
+  [['train', '--dk'], /needs a value/],
+  [['train', '--dk', '64', '--dk', '32'], /twice/],
+  [['sweep', '--dks', '64,0'], /--dks must be an integer/],
+  [['sweep', '--dks', '64,,128'], /empty item/],
+  [['sweep', '--divisors', 'sqrt,qk'], /divisor/],
+  [['sweep', '--optimizers', 'adam,rmsprop'], /optimizer/],
+  [['sweep', '--seeds', 'x'], /--seeds/],
+  [['sweep', '--lr-sgd', '-1'], /--lr-sgd/],
+  [['sweep', '--format', 'xml'], /--format/],
+  [['sweep', '--steps', '0'], /--steps/],
+];
+
+test('bad options exit with status 2 and one line on stderr', () => {
+  for (const [args, re] of BAD) {
+    const r = run(args);
+    const what = args.join(' ');
+    assert.equal(r.signal, null, `${what}: killed by a signal`);
+    assert.equal(r.status, 2, `${what}: status ${r.status}, stderr ${r.err}`);
+    assert.equal(r.out, '', `${what}: printed to stdout`);
+    const lines = r.err.trimEnd().split('\n');
+    assert.equal(lines.length, 1, `${what}: ${r.err}`);
+    assert.match(lines[0], re, what);
+  }
+});
+
+test('--help lists train and sweep', () => {
+  const r = run(['--help']);
+  assert.equal(r.status, 0);
+  assert.match(r.out, /train +\[--task recall\|copy\]/);
+  assert.match(r.out, /sweep +\[--dks/);
+});

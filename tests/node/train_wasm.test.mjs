@@ -1,0 +1,185 @@
+// The training lab in wasm (TrainSession): the same seed gives the same
+// curves as the native CLI (the float training path sums in one order in
+// every build, so the runs agree bit for bit; the CLI prints 7 digits), errors
+// come back as strings, views have the documented shapes; and the speed of
+// the default configuration, native and wasm.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { CLI, WASM_DIR } from './paths.mjs';
+
+async function load(variant) {
+  const { default: create } = await import(path.join(WASM_DIR, `attn_${variant}.js`));
+  return create({ wasmBinary: fs.readFileSync(path.join(WASM_DIR, `attn_${variant}.wasm`)) });
+}
+const simd = await load('simd');
+const scalar = await load('scalar');
+
+function cli(args) {
+  const r = spawnSync(CLI, args, { encoding: 'utf8', timeout: 300_000 });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+const OPTIONS = {
+  task: 'recall', dk: 64, heads: 2, dModel: 32, dv: 16, divisor: 'sqrt', optimizer: 'adam',
+  lr: 4e-3, init: 'lecun', batch: 32, seed: 3, logEvery: 1,
+};
+const CLI_ARGS = ['--dk', '64', '--heads', '2', '--dmodel', '32', '--dv', '16', '--optimizer',
+  'adam', '--lr', '0.004', '--batch', '32', '--seed', '3', '--log-every', '1', '--eval', '512'];
+
+// Runs a session; returns its rows as objects keyed by column name, and the session.
+function train(M, options, steps) {
+  const s = new M.TrainSession();
+  assert.equal(s.configure(options), '');
+  assert.equal(s.step(steps), '');
+  const cols = JSON.parse(s.columnsJson());
+  const flat = s.metrics(0).slice();
+  assert.equal(flat.length, s.rowCount() * s.columns());
+  const rows = [];
+  for (let i = 0; i < s.rowCount(); i++)
+    rows.push(Object.fromEntries(cols.map((c, j) => [c, flat[i * cols.length + j]])));
+  return { s, rows };
+}
+
+function closeRows(a, b, rel, abs, what) {
+  assert.equal(a.length, b.length, what);
+  a.forEach((ra, i) => {
+    for (const k of Object.keys(ra)) {
+      const x = ra[k], y = b[i][k];
+      assert.ok(Math.abs(x - y) <= rel * Math.abs(y) + abs,
+        `${what}: step ${ra.step} ${k}: ${x} vs ${y}`);
+    }
+  });
+}
+
+for (const divisor of ['sqrt', '1', 'qknorm']) {
+  test(`native and wasm give the same curves for a seed (divisor ${divisor})`, () => {
+    const native = cli(['train', ...CLI_ARGS, '--divisor', divisor, '--steps', '30']);
+    const runs = [];
+    for (const [name, M] of [['simd', simd], ['scalar', scalar]]) {
+      const { s, rows } = train(M, { ...OPTIONS, divisor }, 30);
+      const rel = 1e-6;  // the CLI's 7 significant digits
+      closeRows(rows, native.metrics, rel, 1e-12, `${name} vs native`);
+      runs.push(rows);
+      const e = s.evaluate(512);
+      assert.equal(e.error, '');
+      assert.ok(Math.abs(e.loss - native.summary.final_loss) <= rel * native.summary.final_loss + 1e-12,
+        `${name} eval loss ${e.loss} vs ${native.summary.final_loss}`);
+      const init = s.initStats();
+      assert.ok(Math.abs(init.varQk - native.init.var_qk) <= 1e-6 * native.init.var_qk);
+      assert.equal(s.stepsTo90(), native.summary.steps_to_90 ?? 0);
+      s.delete();
+    }
+    assert.deepEqual(runs[0], runs[1], 'SIMD and scalar wasm builds: the same run, bit for bit');
+  });
+}
+
+test('the same seed twice in wasm is the same run, bit for bit', () => {
+  const a = train(simd, OPTIONS, 15), b = train(simd, OPTIONS, 15);
+  assert.deepEqual(a.rows, b.rows);
+  a.s.delete();
+  b.s.delete();
+});
+
+test('errors come back as strings naming the argument, never as exceptions', () => {
+  const s = new simd.TrainSession();
+  assert.match(s.step(1), /configure\(\) must succeed/);
+  assert.equal(s.errorArgument(), 'session');
+  const bad = [
+    [{ dk: 0 }, 'dk', /dk must be an integer in \[1, 1024\], got 0/],
+    [{ dk: 2.5 }, 'dk', /dk/],
+    [{ heads: 0 }, 'heads', /heads/],
+    [{ dModel: -1 }, 'dModel', /dModel/],
+    [{ divisor: '0' }, 'divisor', /divisor must be/],
+    [{ divisor: 'qk' }, 'divisor', /got 'qk'/],
+    [{ optimizer: 'rmsprop' }, 'optimizer', /rmsprop/],
+    [{ lr: -1 }, 'lr', /lr must be a number in \(0, 10\], got -1/],
+    [{ lr: NaN }, 'lr', /lr/],
+    [{ batch: 0 }, 'batch', /batch/],
+    [{ task: 'nope' }, 'task', /task/],
+    [{ init: 'he' }, 'init', /init/],
+    [{ seed: -1 }, 'seed', /seed/],
+    [{ logEvery: 0 }, 'logEvery', /logEvery/],
+    [{ heads: 16, dk: 1024 }, 'heads*dk', /heads\*dk/],
+  ];
+  for (const [change, arg, re] of bad) {
+    const msg = s.configure({ ...OPTIONS, ...change });
+    assert.match(msg, re, JSON.stringify(change));
+    assert.equal(s.errorArgument(), arg, JSON.stringify(change));
+    assert.match(s.step(1), /configure\(\) must succeed/, 'a failed configure leaves no session');
+  }
+  assert.equal(s.configure(OPTIONS), '');
+  assert.equal(s.errorArgument(), '');
+  assert.match(s.step(0), /count/);
+  assert.match(s.evaluate(0).error, /samples/);
+  assert.match(s.qkSnapshot(1000).error, /samples/);
+  assert.equal(s.metrics(5).length, 0, 'rows past the end: an empty view');
+  s.delete();
+  const lr = simd.trainReferenceLr('sgd', 256, 64);
+  assert.equal(lr.error, '');
+  assert.ok(Math.abs(lr.lr - 0.8) < 1e-12);
+  assert.match(simd.trainReferenceLr('rmsprop', 256, 64).error, /optimizer/);
+});
+
+test('maps, snapshots and the latest row have the documented shapes', () => {
+  const { s } = train(simd, { ...OPTIONS, logEvery: 10 }, 12);
+  assert.equal(s.rowCount(), 2);
+  assert.equal(s.metrics(1)[0], 10);
+  assert.equal(s.latest()[0], 12);
+  assert.equal(s.divisorValue(), 8);
+  const m = s.attentionMaps();
+  assert.equal(m.error, '');
+  assert.deepEqual([m.samples, m.heads, m.seq], [8, 2, 17]);
+  const w = s.mapWeights().slice();
+  assert.equal(w.length, 8 * 2 * 17);
+  for (let r = 0; r < 16; r++) {
+    const sum = w.slice(r * 17, r * 17 + 17).reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(sum - 1) < 1e-5);
+  }
+  const labels = s.mapLabels().slice();
+  assert.equal(labels.length, 2 * 8 * 17 + 3 * 8);
+  const answers = labels.slice(2 * 8 * 17 + 8, 2 * 8 * 17 + 16);
+  answers.forEach((a) => assert.ok(a >= 0 && a < 16));
+  const q = s.qkSnapshot(4);
+  assert.deepEqual([q.samples, q.heads, q.seq, q.dk], [4, 2, 17, 64]);
+  assert.equal(s.snapshotQ().length, 4 * 2 * 64);
+  assert.equal(s.snapshotK().length, 4 * 17 * 2 * 64);
+  assert.equal(s.snapshotLogits().length, 4 * 2 * 17);
+  s.delete();
+});
+
+test('many sessions do not grow wasm memory without bound', () => {
+  const before = simd.HEAP8.length;
+  for (let i = 0; i < 30; i++) {
+    const s = new simd.TrainSession();
+    s.configure(OPTIONS);
+    s.step(2);
+    s.attentionMaps();
+    s.delete();
+  }
+  assert.equal(simd.HEAP8.length, before);
+});
+
+// The default configuration (recall, d_k 256, 2 heads, d_model 64, dv 32,
+// batch 64, Adam): steps per second, reported, not asserted (shared machine).
+test('speed of the default configuration, native and wasm', (t) => {
+  const defaults = { ...OPTIONS, dk: 256, dModel: 64, dv: 32, batch: 64, lr: 8e-3, seed: 0, logEvery: 10 };
+  const native = cli(['train', '--steps', '300', '--log-every', '100', '--eval', '64']);
+  const out = [`native (${native.config.kernel}): ${native.summary.steps_per_second.toFixed(1)} steps/s`];
+  for (const [name, M] of [['simd', simd], ['scalar', scalar]]) {
+    const s = new M.TrainSession();
+    assert.equal(s.configure(defaults), '');
+    s.step(30);  // warm-up: V8 tiers the hot kernels up from its baseline compiler
+    const t0 = performance.now();
+    assert.equal(s.step(300), '');
+    const sps = 300 / ((performance.now() - t0) / 1000);
+    out.push(`wasm ${name}: ${sps.toFixed(1)} steps/s (${(sps / native.summary.steps_per_second).toFixed(2)}x native; ` +
+      `3 runs x 1500 steps ≈ ${(4500 / sps).toFixed(0)} s in one worker)`);
+    s.delete();
+  }
+  for (const line of out) t.diagnostic(line);
+  console.log(out.join('\n'));
+});

@@ -1,0 +1,159 @@
+// The comparison's line charts (uPlot, linear step axis): one line per run,
+// its colour and dash pattern those of its divisor (lab.css --slot-*), the
+// same in every chart. Each chart is a figure whose plot has role="img" and an
+// accessible name; the numbers are in the data table under the charts.
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { h } from '../dom.js';
+
+const FONT = '12px system-ui, sans-serif';
+const dark = matchMedia('(prefers-color-scheme: dark)');
+const live = new Set();
+let palette = null;
+
+function readPalette() {
+  const cs = getComputedStyle(document.documentElement);
+  palette = (name) => cs.getPropertyValue(`--${name}`).trim() || '#888';
+}
+dark.addEventListener('change', () => {
+  readPalette();
+  for (const u of live) u.redraw(false, true);
+});
+
+// The metrics the charts show: core column, scale, fixed range.
+export const CHARTS = [
+  { key: 'loss', column: 'loss' },
+  { key: 'accuracy', column: 'accuracy', range: [0, 1] },
+  { key: 'gradWq', column: 'grad_wq', log: true },
+  { key: 'gradWk', column: 'grad_wk', log: true },
+  { key: 'entropy', column: 'attn_entropy', min0: true },
+  { key: 'logitMax', column: 'logit_max_abs', log: true },
+];
+
+// Log charts plot log10 of the value on a linear axis, labelled in powers of
+// ten: uPlot's own log axis cannot lay out ticks below about 1e-16, and the
+// gradient norms of a saturated run go far lower (1e-32 at d_k = 256).
+const SUPER = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+function powerOfTen(k) {
+  if (k === 0) return '1';
+  if (k === 1) return '10';
+  return '10' + String(k).replace(/[-0-9]/g, (c) => SUPER[c]);
+}
+function logValues(_u, splits) {
+  return (splits ?? []).map((v) => (v == null || !Number.isInteger(Math.round(v * 1e6) / 1e6) ? null : powerOfTen(Math.round(v))));
+}
+
+/** A small inline SVG line in the run's colour and dash: the legend's key. */
+export function swatch(run) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('class', `swatch slot-${run.slot}`);
+  svg.setAttribute('viewBox', '0 0 28 8');
+  svg.setAttribute('width', '28');
+  svg.setAttribute('height', '8');
+  svg.setAttribute('aria-hidden', 'true');
+  const line = document.createElementNS(ns, 'line');
+  for (const [k, v] of Object.entries({ x1: 0, y1: 4, x2: 28, y2: 4, 'stroke-width': 3 })) line.setAttribute(k, v);
+  if (run.dash) line.setAttribute('stroke-dasharray', run.dash.map((d) => d * 0.75).join(' '));
+  svg.append(line);
+  return svg;
+}
+
+function chart(spec, runs) {
+  const title = h('figcaption', { class: 'lab-chart-title', id: `lab-chart-${spec.key}-title` });
+  const plot = h('div', { class: 'lab-chart-plot', role: 'img', 'aria-describedby': 'lab-data-summary' });
+  const fig = h('figure', { class: 'lab-chart', id: `lab-chart-${spec.key}`, dataset: { points: '0' } }, title, plot);
+  const opts = {
+    width: 300,
+    height: 190,
+    legend: { show: false },
+    cursor: { show: false },
+    scales: {
+      x: { time: false },
+      y: spec.log ? { range: (_u, min, max) => [Math.floor(min), Math.max(Math.ceil(max), Math.floor(min) + 1)] }
+        : spec.range ? { range: spec.range } : spec.min0
+        ? { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } : {},
+    },
+    axes: [
+      { stroke: () => palette('muted'), font: FONT, size: 30, grid: { stroke: () => palette('line'), width: 1 },
+        ticks: { stroke: () => palette('line') } },
+      { stroke: () => palette('muted'), font: FONT, size: 52, grid: { stroke: () => palette('line'), width: 1 },
+        ticks: { stroke: () => palette('line') }, ...(spec.log ? { values: logValues, incrs: [1, 2, 3, 4, 5, 10, 20, 50] } : {}) },
+    ],
+    series: [{}, ...runs.map((r) => ({
+      stroke: () => palette(`slot-${r.slot}`), width: 2, points: { show: false }, spanGaps: false,
+      ...(r.dash ? { dash: r.dash } : {}),
+    }))],
+  };
+  const u = new uPlot(opts, [[], ...runs.map(() => [])], plot);
+  live.add(u);
+  const ro = new ResizeObserver(() => {
+    const w = Math.floor(plot.clientWidth);
+    if (w > 0 && w !== u.width) u.setSize({ width: w, height: opts.height });
+  });
+  ro.observe(plot);
+  let hasData = false;
+  return {
+    fig, spec,
+    setData(data) {
+      const n = data[0].length;
+      fig.dataset.points = String(n);
+      if (n === 0) return;
+      // A log chart with no positive value yet has nothing to lay out: wait for one.
+      if (spec.log && !data.slice(1).some((ys) => ys.some((y) => y !== null))) return;
+      u.setData(data, true);
+      hasData = true;
+    },
+    setLabels(text, name) {
+      title.textContent = text;
+      plot.setAttribute('aria-label', name);
+    },
+    get hasData() {
+      return hasData;
+    },
+    destroy() {
+      ro.disconnect();
+      live.delete(u);
+      u.destroy();
+    },
+  };
+}
+
+/**
+ * The comparison's charts for `runs` ({slot, dash, data: {column: number[]}}).
+ * @returns {{el, update(), setLabels(fn), destroy()}}
+ */
+export function createCharts(runs) {
+  if (!palette) readPalette();
+  const charts = CHARTS.map((spec) => chart(spec, runs));
+  const el = h('div', { class: 'lab-charts' }, charts.map((c) => c.fig));
+  return {
+    el,
+    charts,
+    /** Redraw from the runs' data: x is the longest run's logged steps (all runs log at the same steps). */
+    update() {
+      let longest = runs[0];
+      for (const r of runs) if (r.data.step.length > longest.data.step.length) longest = r;
+      const xs = longest.data.step;
+      for (const c of charts) {
+        const ys = runs.map((r) => {
+          const col = r.data[c.spec.column] ?? [];
+          const out = new Array(xs.length);
+          for (let i = 0; i < xs.length; i++) {
+            const v = i < col.length ? col[i] : null;
+            out[i] = v === null || !Number.isFinite(v) || (c.spec.log && v <= 0) ? null : c.spec.log ? Math.log10(v) : v;
+          }
+          return out;
+        });
+        c.setData([xs.slice(), ...ys]);
+      }
+    },
+    /** labels(spec) -> [title, accessible name] */
+    setLabels(labels) {
+      for (const c of charts) c.setLabels(...labels(c.spec));
+    },
+    destroy() {
+      for (const c of charts) c.destroy();
+    },
+  };
+}

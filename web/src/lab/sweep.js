@@ -1,0 +1,269 @@
+// "Test the claim": a grid of runs (d_k × divisor × optimiser) trained in the
+// background, one run per worker at a time, filling a table of final held-out
+// accuracy and steps to 90% batch accuracy, and prose that reads the table as
+// it stands. Task, heads and seed come from the comparison's form; the
+// learning rate is the core's reference rate for each optimiser and d_k.
+// Its own pool of workers, so it never waits for the comparison's.
+import { h, setFieldError } from '../dom.js';
+import { getParam, setParam } from '../url.js';
+import { fixed, int } from '../format.js';
+import { s } from './strings.js';
+import { FIXED, EVAL_SAMPLES, MAX_STEPS, divisorOptions, oneDecimal, parseSteps, trainOptions } from './config.js';
+import { Pool, CORES } from './pool.js';
+import { swatch } from './charts.js';
+
+const DKS = [16, 32, 64, 128, 256, 512];
+const DIVS = ['sqrt', '2', '1', 'dk', 'qknorm'];
+const OPTS = ['adam', 'sgd'];
+const DEFAULT = { dk: '16,32,64,128,256', div: 'sqrt,2,1', opt: 'adam,sgd', steps: '600' };
+
+export function mountSweep(section, { formValues }) {
+  const pool = new Pool('sweep');
+  const group = (name, values, checked) => {
+    const boxes = values.map((v) => {
+      const input = h('input', { type: 'checkbox', id: `lab-sw-${name}-${v}`, value: String(v) });
+      input.checked = checked.includes(String(v));
+      return { v: String(v), input, label: h('label', { for: input.id }) };
+    });
+    const legend = h('legend');
+    const el = h('fieldset', { class: 'field', id: `lab-sw-${name}` }, legend,
+      h('div', { class: 'checks' }, boxes.map((b) => h('span', { class: 'check' }, b.input, b.label))));
+    return { boxes, legend, el, checked: () => boxes.filter((b) => b.input.checked).map((b) => b.v) };
+  };
+  const fromUrl = (k) => (getParam(`sw.${k}`) ?? DEFAULT[k]);
+  const list = (k) => fromUrl(k).split(',').map((x) => x.trim());
+  const G = { dk: group('dk', DKS, list('dk')), div: group('div', DIVS, list('div')), opt: group('opt', OPTS, list('opt')) };
+  const steps = h('input', {
+    type: 'text', id: 'lab-sw-steps', inputmode: 'numeric', value: fromUrl('steps'), autocomplete: 'off',
+    'aria-describedby': 'lab-sw-steps-msg',
+  });
+  const stepsLabel = h('label', { for: steps.id });
+  const stepsMsg = h('p', { class: 'msg', id: 'lab-sw-steps-msg', 'aria-live': 'polite' });
+  const startBtn = h('button', { type: 'button', id: 'lab-sw-start', class: 'primary' });
+  const stopBtn = h('button', { type: 'button', id: 'lab-sw-stop', disabled: true });
+  const msg = h('p', { class: 'msg', id: 'lab-sw-msg', role: 'alert' });
+  const status = h('p', { id: 'lab-sw-status', role: 'status', 'aria-live': 'polite', dataset: { state: 'idle' } });
+  const progressEl = h('p', { class: 'progress', id: 'lab-sw-progress' });
+  const table = h('table', { id: 'lab-sw-table', class: 'data-table lab-sweep-table' });
+  const prose = h('div', { id: 'lab-sw-prose', class: 'lab-summary' });
+  const T = {};
+  const text = (key, tag = 'p', attrs = {}) => (T[key] = h(tag, attrs));
+  section.replaceChildren(
+    text('heading', 'h2', { id: 'lab-sweep-heading' }), text('intro'),
+    h('div', { class: 'controls' }, G.dk.el, G.div.el, G.opt.el,
+      h('div', { class: 'field field-steps' }, stepsLabel, steps, stepsMsg)),
+    text('note', 'p', { class: 'hint' }),
+    h('div', { class: 'lab-buttons' }, startBtn, stopBtn), msg, status, progressEl,
+    h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'lab-sweep-heading' }, table),
+    prose);
+
+  let sweep = null;
+
+  function writeUrl() {
+    for (const k of ['dk', 'div', 'opt']) setParam(`sw.${k}`, G[k].checked().join(','));
+    setParam('sw.steps', steps.value.trim());
+  }
+  section.addEventListener('change', writeUrl);
+
+  async function start() {
+    stop();
+    msg.textContent = '';
+    setFieldError(steps, stepsMsg, '');
+    const n = parseSteps(steps.value);
+    if (n === null) return setFieldError(steps, stepsMsg, s('err.steps', { max: int(MAX_STEPS) }));
+    const dks = G.dk.checked().map(Number), divs = G.div.checked(), opts = G.opt.checked();
+    if (!dks.length || !divs.length || !opts.length) return (msg.textContent = s('sw.err.empty'));
+    writeUrl();
+    const v = formValues();
+    status.dataset.state = 'checking';
+    try {
+      await pool.ensure(1);
+      // The setup's task, heads and seed, checked by the core before any run.
+      const [r] = await pool.call('validate', [[trainOptions({ ...v, dk: String(dks[0]) }, 'sqrt', 1e-3)]]);
+      if (r.error) {
+        status.dataset.state = 'invalid';
+        return (msg.textContent = s('sw.err.setup', { message: r.error }));
+      }
+      const lrs = {};
+      for (const o of opts) for (const dk of dks) lrs[`${o}:${dk}`] = (await pool.call('referenceLr', [o, dk, FIXED.dModel])).lr;
+      const cells = [];
+      for (const o of opts) for (const dk of dks) for (const d of divs) cells.push({ opt: o, dk, div: d, lr: lrs[`${o}:${dk}`] });
+      // Cheap cells first: the table fills from the top while the big ones run.
+      const queue = [...cells].sort((a, b) => a.dk - b.dk);
+      sweep = { cells, queue, steps: n, v, dks, divs, opts, workers: Math.min(CORES, cells.length), t0: performance.now(), runIds: new Set() };
+      renderTable();
+      status.dataset.state = 'running';
+      status.textContent = s('sw.running', { n: cells.length, workers: sweep.workers });
+      stopBtn.disabled = false;
+      pool.ensure(sweep.workers);
+      for (let i = 0; i < sweep.workers; i++) next(sweep, i);
+    } catch (e) {
+      status.dataset.state = 'invalid';
+      msg.textContent = s('err.core', { message: e.message });
+    }
+  }
+
+  function next(sw, worker) {
+    if (sweep !== sw) return;
+    const cell = sw.queue.shift();
+    if (!cell) {
+      if (sw.cells.every((c) => c.done || c.error)) finish(sw);
+      return;
+    }
+    cell.state = 'running';
+    const options = { ...trainOptions(sw.v, cell.div, cell.lr), dk: cell.dk, optimizer: cell.opt };
+    const runId = pool.run(worker, { options, steps: sw.steps, mapEvery: sw.steps + 1, evalSamples: EVAL_SAMPLES }, {
+      rows: (m) => {
+        cell.stepsDone = m.stepsDone;
+        scheduleRender();
+      },
+      done: (m) => {
+        sw.runIds.delete(runId);
+        Object.assign(cell, { done: true, state: 'done', stepsTo90: m.stepsTo90, eval: m.eval });
+        scheduleRender();
+        next(sw, worker);
+      },
+      failed: (m) => {
+        sw.runIds.delete(runId);
+        Object.assign(cell, { error: m.error, state: 'failed' });
+        scheduleRender();
+        next(sw, worker);
+      },
+    }, false);
+    sw.runIds.add(runId);
+  }
+
+  function finish(sw) {
+    sw.totalMs = performance.now() - sw.t0;
+    status.dataset.state = 'done';
+    status.textContent = s('sw.done', { n: sw.cells.length, seconds: fixed(sw.totalMs / 1000, 1) });
+    stopBtn.disabled = true;
+    render();
+  }
+
+  function stop() {
+    if (!sweep) return;
+    for (const id of sweep.runIds) pool.drop(id);
+    const sw = sweep;
+    sweep = null;
+    stopBtn.disabled = true;
+    if (!sw.totalMs) {
+      status.dataset.state = 'stopped';
+      status.textContent = s('sw.stopped');
+    }
+  }
+
+  let pending = false;
+  function scheduleRender() {
+    if (pending) return;
+    pending = true;
+    setTimeout(() => {
+      pending = false;
+      render();
+    }, 250);
+  }
+
+  function render() {
+    if (!sweep) return;
+    const done = sweep.cells.filter((c) => c.done || c.error).length;
+    progressEl.textContent = s('sw.progress', { done, n: sweep.cells.length, seconds: fixed((performance.now() - sweep.t0) / 1000, 0) });
+    renderTable();
+    renderProse();
+  }
+
+  const divHead = (d) => s(`div.preset.${d}`);
+
+  function cellText(c) {
+    if (c.error) return s('sw.cell.failed', { message: c.error });
+    if (!c.done) return c.state === 'running' ? s('sw.cell.running', { pct: fixed((100 * (c.stepsDone ?? 0)) / sweep.steps, 0) }) : '…';
+    return s('sw.cell', {
+      acc: fixed(100 * c.eval.accuracy, 1),
+      steps90: c.stepsTo90 ? s('sw.cell.at', { step: int(c.stepsTo90) }) : s('sw.cell.never'),
+    });
+  }
+
+  function renderTable() {
+    if (!sweep) return;
+    const { divs, opts, dks, cells } = sweep;
+    const find = (o, dk, d) => cells.find((c) => c.opt === o && c.dk === dk && c.div === d);
+    const style = (d) => divisorOptions(new Set([d]), [])[0];
+    table.replaceChildren(
+      h('caption', { text: s('sw.caption', { steps: int(sweep.steps), n: int(EVAL_SAMPLES), seed: sweep.v.seed }) }),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: s('sw.colOpt') }), h('th', { scope: 'col', text: s('sw.colDk') }),
+        divs.map((d) => h('th', { scope: 'col' }, swatch(style(d)), ' ', divHead(d))))),
+      h('tbody', {}, opts.flatMap((o) => dks.map((dk) => h('tr', {},
+        h('th', { scope: 'row', text: s(`opt.${o}`) }), h('td', { text: int(dk) }),
+        divs.map((d) => {
+          const c = find(o, dk, d);
+          return h('td', {
+            dataset: {
+              opt: o, dk: String(dk), div: d, state: c.state ?? 'queued',
+              ...(c.done ? { acc: String(c.eval.accuracy), steps90: String(c.stepsTo90) } : {}),
+            },
+            text: cellText(c),
+          });
+        }))))));
+  }
+
+  // Sentences drawn from the finished cells only.
+  function renderProse() {
+    const { opts, dks, divs, cells } = sweep;
+    const paras = [];
+    for (const o of opts) {
+      const at = (dk, d) => cells.find((c) => c.opt === o && c.dk === dk && c.div === d && c.done);
+      const parts = [];
+      if (divs.includes('sqrt')) {
+        const reached = dks.filter((dk) => at(dk, 'sqrt')?.stepsTo90);
+        const missed = dks.filter((dk) => at(dk, 'sqrt') && !at(dk, 'sqrt').stepsTo90);
+        if (reached.length || missed.length)
+          parts.push(s(!missed.length ? 'sw.sum.refAll' : reached.length ? 'sw.sum.refSome' : 'sw.sum.refNone',
+            { reached: dkList(reached), missed: dkList(missed) }));
+      }
+      for (const d of divs.filter((x) => x !== 'sqrt')) {
+        const reached = dks.filter((dk) => at(dk, d)?.stepsTo90);
+        const missed = dks.filter((dk) => at(dk, d) && !at(dk, d).stepsTo90);
+        if (!reached.length && !missed.length) continue;
+        const bits = [];
+        if (reached.length) {
+          const ratios = reached.filter((dk) => at(dk, 'sqrt')?.stepsTo90).map((dk) => at(dk, d).stepsTo90 / at(dk, 'sqrt').stepsTo90);
+          bits.push(ratios.length
+            ? s('sw.sum.reachedRatio', { dks: dkList(reached), lo: oneDecimal(Math.min(...ratios)), hi: oneDecimal(Math.max(...ratios)) })
+            : s('sw.sum.reached', { dks: dkList(reached) }));
+        }
+        if (missed.length)
+          bits.push(s('sw.sum.missed', { dks: dkList(missed), accs: missed.map((dk) => `${fixed(100 * at(dk, d).eval.accuracy, 1)}%`).join(', ') }));
+        parts.push(s('sw.sum.div', { label: divHead(d), text: bits.join(s('sw.sum.join')) }));
+      }
+      if (parts.length) paras.push(h('p', {}, h('strong', { text: s(`opt.${o}`) + s('sw.sum.colon') }), parts.join(' ')));
+    }
+    prose.replaceChildren(
+      ...(paras.length ? [h('h3', { text: s('sw.sum.heading') }), ...paras,
+        h('p', { class: 'hint', text: s('sw.sum.scope', { steps: int(sweep.steps), seed: sweep.v.seed, n: int(EVAL_SAMPLES) }) })] : []),
+      ...(sweep.totalMs ? [] : paras.length ? [h('p', { class: 'hint', text: s('sw.sum.partial') })] : []));
+  }
+
+  const dkList = (xs) => xs.map((x) => int(x)).join(', ');
+
+  startBtn.addEventListener('click', start);
+  stopBtn.addEventListener('click', stop);
+
+  function relabel() {
+    T.heading.textContent = s('sw.heading');
+    T.intro.textContent = s('sw.intro');
+    T.note.textContent = s('sw.note', { cores: CORES });
+    G.dk.legend.textContent = s('sw.dks');
+    G.div.legend.textContent = s('sw.divs');
+    G.opt.legend.textContent = s('sw.opts');
+    for (const b of G.dk.boxes) b.label.textContent = b.v;
+    for (const b of G.div.boxes) b.label.textContent = divHead(b.v);
+    for (const b of G.opt.boxes) b.label.textContent = s(`opt.${b.v}`);
+    stepsLabel.textContent = s('sw.steps');
+    startBtn.textContent = s('sw.start');
+    stopBtn.textContent = s('sw.stop');
+    if (sweep) {
+      render();
+      if (sweep.totalMs) status.textContent = s('sw.done', { n: sweep.cells.length, seconds: fixed(sweep.totalMs / 1000, 1) });
+    }
+  }
+  return { relabel };
+}

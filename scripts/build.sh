@@ -8,6 +8,12 @@ log "native build (build/native)"
 cmake -S "$ROOT" -B "$BUILD_NATIVE" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD_NATIVE" -j "$JOBS"
 
+# The checker page's sample files (synthetic q and k; deterministic, not committed).
+mkdir -p "$WEB/public/samples"
+for kind in init saturated learned; do
+  "$BUILD_NATIVE/bin/attnlab" sample-qk --kind "$kind" --out "$WEB/public/samples/$kind.npz" >/dev/null
+done
+
 log "wasm build (build/wasm)"
 emcmake cmake -S "$ROOT" -B "$BUILD_WASM" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD_WASM" -j "$JOBS"
@@ -19,4 +25,7 @@ for v in simd scalar; do
 done
 
 log "site build (web/dist)"
+# The flowchart's SVGs are committed; this re-renders one (in headless Chromium)
+# only when its Mermaid source has changed.
+(cd "$WEB" && npm run --silent diagrams)
 (cd "$WEB" && node node_modules/vite/bin/vite.js build --logLevel warn)

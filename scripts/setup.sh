@@ -7,8 +7,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # Why each package: cmake/g++ build the native CLI and tests; emscripten builds
 # the wasm modules; libeigen3-dev is the test oracle; catch2 the C++ test
 # framework; nlohmann-json3-dev parses and writes the CLI's JSON; wabt gives
-# wasm-objdump (the f32x4 check); chromium runs the browser tests.
-PACKAGES=(cmake g++ make emscripten libeigen3-dev catch2 nlohmann-json3-dev wabt chromium)
+# wasm-objdump (the f32x4 check); chromium runs the browser tests; clang and
+# libclang-rt-14-dev (libFuzzer and the sanitizer runtimes, only recommended by
+# clang) build the fuzz targets of scripts/fuzz.sh.
+PACKAGES=(cmake g++ make emscripten libeigen3-dev catch2 nlohmann-json3-dev wabt chromium
+  clang libclang-rt-14-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -19,6 +19,10 @@ run "Catch2, native"        ctest --test-dir "$BUILD_NATIVE" --output-on-failure
 run "Catch2, wasm (SIMD128) under Node" ctest --test-dir "$BUILD_WASM" --output-on-failure
 run "CLI and wasm modules (node --test)" node --test "$ROOT/tests/node/"
 run "browser (headless Chromium)" node --test --test-concurrency=1 "$ROOT/tests/browser/"
+# The Catch2 suite once more under AddressSanitizer + UndefinedBehaviorSanitizer,
+# then every libFuzzer target for FUZZ_SECONDS each (default 60: about 6 minutes with the build).
+run "Catch2 under ASan + UBSan" "$ROOT/scripts/sanitize.sh"
+run "fuzzers (libFuzzer, ASan + UBSan)" "$ROOT/scripts/fuzz.sh" "${FUZZ_SECONDS:-60}"
 
 if ((${#failed[@]})); then
   log "FAILED: ${failed[*]}"

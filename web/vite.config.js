@@ -3,6 +3,8 @@
 // DYNAMIC_EXECUTION=0), no inline scripts or styles, same-origin only.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import katex from 'katex';
+import { FORMULAS } from './src/math/formulas.js';
 
 export const CSP = [
   "default-src 'self'",
@@ -31,9 +33,30 @@ function cspMeta() {
   };
 }
 
+// Typesets the page's static formulas at build time (KaTeX runs in Node), so
+// the browser loads only KaTeX's CSS and fonts, never its JavaScript.
+// src/math/katex-assets.js imports the result; math.js hydrates it.
+function formulas() {
+  const ID = 'virtual:attn-formulas';
+  return {
+    name: 'attn-formulas',
+    resolveId: (id) => (id === ID ? '\0' + ID : null),
+    load(id) {
+      if (id !== '\0' + ID) return null;
+      // style="…" becomes data-style="…": parsing a style attribute, even in an
+      // inert document, counts as inline style under the CSP; math.js applies
+      // data-style through the CSSOM instead.
+      const html = Object.fromEntries(Object.entries(FORMULAS).map(([key, f]) =>
+        [key, katex.renderToString(f.tex, { displayMode: true, throwOnError: true, output: 'htmlAndMathml' })
+          .replace(/ style="/g, ' data-style="')]));
+      return `export default ${JSON.stringify(html)};`;
+    },
+  };
+}
+
 export default defineConfig({
   base: './',
-  plugins: [cspMeta()],
+  plugins: [cspMeta(), formulas()],
   worker: { format: 'es' },
   build: {
     target: 'es2022',
@@ -44,6 +67,8 @@ export default defineConfig({
       input: {
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         bench: fileURLToPath(new URL('./bench.html', import.meta.url)),
+        check: fileURLToPath(new URL('./check.html', import.meta.url)),
+        lab: fileURLToPath(new URL('./lab.html', import.meta.url)),
       },
     },
   },

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "args.h"
+#include "check_command.h"
 #include "commands.h"
+#include "train_commands.h"
 #include "argument_error.h"
 
 namespace {
@@ -18,7 +20,13 @@ const char* kUsage =
     "  variance  --dk N [--samples N] [--seed S] [--divisor sqrt|dk|X] [--rho R]\n"
     "            [--sigma-q A] [--sigma-k B] [--bins N]\n"
     "  attention --input FILE|-  [--divisor sqrt|dk|X]\n"
-    "            FILE: {\"q\":[[...]],\"k\":[[...]],\"v\":[[...]],\"divisor\":\"sqrt\"}\n";
+    "            FILE: {\"q\":[[...]],\"k\":[[...]],\"v\":[[...]],\"divisor\":\"sqrt\"}\n"
+    "  check     FILE [FILE_K] [--divisor sqrt|dk|X] [--q NAME] [--k NAME]\n"
+    "            [--sequences S] [--format auto|npy|npz|csv|json]\n"
+    "            FILE: .npz with q and k, JSON {\"q\":...,\"k\":...}, CSV rows 'q,...'/'k,...';\n"
+    "            or two files, q then k (.npy, JSON array, CSV)\n"
+    "  sample-qk --out FILE.npz [--kind init|saturated|learned] [--seed S] [--heads H]\n"
+    "            [--n N] [--dk D]   synthetic q and k for the checker\n";
 
 int fail(const std::string& message) {
   std::cerr << "attnlab: " << message << "\n";
@@ -32,7 +40,7 @@ int main(int argc, char** argv) {
   if (argc < 2) return fail("no command given (try --help)");
   const std::string cmd = argv[1];
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    std::cout << kUsage;
+    std::cout << kUsage << attncli::kTrainUsage;
     return 0;
   }
   const std::vector<std::string> rest(argv + 2, argv + argc);
@@ -40,6 +48,10 @@ int main(int argc, char** argv) {
     if (cmd == "softmax") return attncli::run_softmax(rest, std::cout);
     if (cmd == "variance") return attncli::run_variance(rest, std::cout);
     if (cmd == "attention") return attncli::run_attention(rest, std::cin, std::cout);
+    if (cmd == "train") return attncli::run_train(rest, std::cout, std::cerr);
+    if (cmd == "sweep") return attncli::run_sweep(rest, std::cout, std::cerr);
+    if (cmd == "check") return attncli::run_check(rest, std::cout);
+    if (cmd == "sample-qk") return attncli::run_sample_qk(rest, std::cout);
     return fail("unknown command '" + cmd + "' (try --help)");
   } catch (const attncli::UsageError& e) {
     return fail(e.what());

@@ -19,4 +19,15 @@ inline constexpr std::size_t kMaxScores = 1'000'000;   // one softmax row
 inline constexpr double kMinDivisor = 1e-30;
 inline constexpr double kMaxDivisor = 1e12;
 
+// `attnlab check` and the page's checker: q and k read from a user's file.
+// Every limit is enforced from the header (or while reading text) before the
+// values are allocated; the page's worst case then takes a few seconds.
+inline constexpr std::size_t kMaxCheckFileBytes = std::size_t{64} << 20;  // one input file
+inline constexpr std::size_t kMaxCheckValues = std::size_t{1} << 22;      // heads·n·d_k, q or k
+inline constexpr std::size_t kMaxCheckHeads = 1024;
+inline constexpr std::size_t kMaxCheckLogits = std::size_t{1} << 24;      // heads·n_q·n_k
+inline constexpr std::uint64_t kMaxCheckWork = std::uint64_t{1} << 30;    // heads·n_q·n_k·d_k
+inline constexpr std::size_t kMaxZipMembers = 4096;                       // entries in an .npz
+inline constexpr std::size_t kMaxTextNesting = 64;                        // JSON depth
+
 }  // namespace attn::limits

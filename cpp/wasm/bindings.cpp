@@ -18,8 +18,13 @@
 #include "../core/argument_error.h"
 #include "../core/size_limits.h"
 #include "../core/qk_sampler.h"
+#include "../core/qk_check.h"
+#include "../core/qk_input.h"
+#include "../core/saturation.h"
 #include "../core/softmax.h"
 #include "../core/text.h"
+#include "../core/matmul.h"
+#include "../core/trainer.h"
 #include "../bench/bench_cases.h"
 #include "../bench/kernel_bench.h"
 
@@ -234,6 +239,270 @@ std::string bench_cases_json(bool smoke) {
   return out + "]";
 }
 
+// Saturation Monte Carlo for the page's explorer: one call per d_k point.
+// divisors: n doubles in; out: 6 doubles per divisor (max prob, entropy and
+// Jacobian norm, each as mean and standard error). `argument` names the bad
+// argument on error, so the page can translate its lead-in.
+struct SaturationResultJs {
+  std::string error, argument;
+};
+
+SaturationResultJs saturation_point(double dk, double m, double rows, double seed,
+                                    std::uintptr_t divisors, double n, std::uintptr_t out) {
+  using namespace attn::limits;
+  SaturationResultJs r;
+  try {
+    const std::size_t nd = size_arg("divisors", n, 1, attn::kMaxSaturationDivisors);
+    const auto stats = attn::saturation_point(
+        size_arg("dk", dk, 1, kMaxDk), size_arg("m", m, 1, kMaxSeqLen),
+        size_arg("rows", rows, 1, attn::kMaxSaturationRows), seed_from(seed),
+        ptr<const double>(divisors), nd);
+    double* o = ptr<double>(out);
+    for (const auto& s : stats) {
+      for (const attn::MeanSe x : {s.max_prob, s.entropy, s.jacobian_norm}) {
+        *o++ = x.mean;
+        *o++ = x.se;
+      }
+    }
+  } catch (const attn::ArgumentError& e) {
+    r.error = e.what();
+    r.argument = e.argument();
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  return r;
+}
+
+// The checker of a user's q and k: the bytes of one file (q and k together)
+// or of two (q, then k), already copied into wasm memory by the worker; one
+// call parses, checks and returns the report as the JSON the CLI prints.
+struct CheckOptionsJs {
+  std::string fileName, fileName2;  // their extensions pick the format unless `format` does
+  std::string format, divisor, q, k;
+  double sequences = 0;  // 0: an .npz's "sequences" array, else 1
+};
+
+struct CheckResultJs {
+  std::string error, argument, json;
+};
+
+CheckResultJs check_tensors(std::uintptr_t data, double size, std::uintptr_t data2, double size2,
+                            const CheckOptionsJs& o) {
+  CheckResultJs r;
+  try {
+    const auto divisor = attn::Divisor::parse(o.divisor);
+    const auto forced = attn::parse_format(o.format);
+    auto format_of = [&](const std::string& name) {
+      return forced != attn::TensorFormat::Auto ? forced : attn::format_from_name(name);
+    };
+    // The core refuses files above kMaxCheckFileBytes with its own message.
+    const std::size_t n = size_arg("size", size, 0, 0xFFFFFFFFu);
+    const std::size_t n2 = size_arg("size2", size2, 0, 0xFFFFFFFFu);
+    const std::size_t seqs = size_arg("sequences", o.sequences, 0, attn::limits::kMaxSeqLen);
+    attn::QkTensors t;
+    if (data2 == 0) {
+      t = attn::load_qk(ptr<const std::uint8_t>(data), n, format_of(o.fileName), {o.q, o.k, seqs});
+    } else {
+      t = attn::load_qk_pair(ptr<const std::uint8_t>(data), n, format_of(o.fileName),
+                             ptr<const std::uint8_t>(data2), n2, format_of(o.fileName2), seqs);
+    }
+    r.json = attn::check_report_json(attn::check_qk(t, divisor));
+  } catch (const attn::ArgumentError& e) {
+    r.error = e.what();
+    r.argument = e.argument();
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  return r;
+}
+
+// The training lab: one TrainSession per run, living in a Web Worker. Calls
+// are coarse: step(count) runs a batch of steps, and the metrics rows come
+// back as one Float64Array view [rows x columns], in the order of
+// columnsJson(): step, loss, accuracy, attn_entropy, attn_max, attn_correct,
+// logit_max_abs, logit_spread, grad_wq, grad_wk, grad_wv, grad_wo, then
+// grad_wq_h0.., grad_wk_h0.. per head (meanings in core/trainer.h).
+// Views point into wasm memory and are valid until the next call: copy them.
+struct TrainOptionsJs {
+  std::string task = "recall", divisor = "sqrt", optimizer = "adam", init = "lecun";
+  double dk = 256, heads = 2, dModel = 64, dv = 32, lr = 8e-3, batch = 64, seed = 0, logEvery = 10;
+};
+
+struct TrainInitJs {
+  std::string error;
+  double samples = 0, varQ = 0, varK = 0, varQk = 0, theoryVarQk = 0, varLogit = 0;
+  double attnEntropy = 0, attnMax = 0, loss = 0, accuracy = 0;
+};
+
+struct TrainEvalJs {
+  std::string error;
+  double samples = 0, loss = 0, accuracy = 0, attnCorrect = 0;
+};
+
+struct TrainShapeJs {  // shapes of the arrays behind the map and snapshot views
+  std::string error;
+  double samples = 0, heads = 0, seq = 0, dk = 0;
+};
+
+struct TrainLrJs {
+  std::string error;
+  double lr = 0;
+};
+
+// lr that keeps lr·d_model at the reference runs' (see core/train_config.h).
+TrainLrJs train_reference_lr(const std::string& optimizer, double dk, double d_model) {
+  TrainLrJs r;
+  r.error = guarded([&] {
+    namespace L = attn::train_limits;
+    r.lr = attn::reference_lr(attn::parse_optimizer(optimizer), size_arg("dk", dk, 1, L::kMaxDk),
+                              size_arg("dModel", d_model, 1, L::kMaxDModel));
+  });
+  return r;
+}
+
+class TrainSession {
+ public:
+  std::string configure(const TrainOptionsJs& o) {
+    return run([&] {
+      trainer_.reset();  // a failed configure leaves no session behind
+      namespace L = attn::train_limits;
+      attn::TrainConfig c;
+      c.task = attn::parse_task(o.task);
+      c.dk = size_arg("dk", o.dk, 1, L::kMaxDk);
+      c.heads = size_arg("heads", o.heads, 1, L::kMaxHeads);
+      c.d_model = size_arg("dModel", o.dModel, 1, L::kMaxDModel);
+      c.dv = size_arg("dv", o.dv, 1, L::kMaxDk);
+      attn::apply_divisor_option(c, o.divisor);
+      c.optimizer = attn::parse_optimizer(o.optimizer);
+      c.lr = o.lr;
+      c.init = attn::parse_init(o.init);
+      c.batch = size_arg("batch", o.batch, 1, L::kMaxBatch);
+      c.seed = seed_from(o.seed);
+      c.log_every = size_arg("logEvery", o.logEvery, 1, L::kMaxLogEvery);
+      trainer_ = std::make_unique<attn::Trainer>(c);
+    });
+  }
+  std::string step(double count) {
+    return run([&] { require().step(size_arg("count", count, 1, attn::train_limits::kMaxStepsPerCall)); });
+  }
+  // The argument the last error named ("" when the last call succeeded).
+  std::string errorArgument() const { return argument_; }
+
+  double stepsDone() const { return trainer_ ? static_cast<double>(trainer_->steps_done()) : 0; }
+  double rowCount() const { return trainer_ ? static_cast<double>(trainer_->row_count()) : 0; }
+  double columns() const { return trainer_ ? static_cast<double>(trainer_->columns()) : 0; }
+  double stepsTo90() const { return trainer_ ? static_cast<double>(trainer_->steps_to_90()) : 0; }
+  double divisorValue() const { return trainer_ ? trainer_->divisor() : 0; }
+  std::string columnsJson() const {
+    std::string out = "[";
+    for (const auto& c : attn::metric_columns(trainer_ ? trainer_->config().heads : 0))
+      out += (out.size() > 1 ? ",\"" : "\"") + c + "\"";
+    return out + "]";
+  }
+  // Rows fromRow .. rowCount()-1, flat.
+  val metrics(double from_row) {
+    if (!trainer_ || !(from_row >= 0) || from_row >= rowCount()) return view<double>(nullptr, 0);
+    const std::size_t cols = trainer_->columns(), from = static_cast<std::size_t>(from_row);
+    return view(trainer_->rows().data() + from * cols, trainer_->rows().size() - from * cols);
+  }
+  // The last step's row, logged or not (for a live readout).
+  val latest() {
+    return trainer_ ? view(trainer_->latest().data(), trainer_->latest().size()) : view<double>(nullptr, 0);
+  }
+  TrainInitJs initStats() {
+    TrainInitJs r;
+    r.error = run([&] {
+      const auto& s = require().init_stats();
+      r.samples = static_cast<double>(s.samples);
+      r.varQ = s.var_q;
+      r.varK = s.var_k;
+      r.varQk = s.var_qk;
+      r.theoryVarQk = s.theory_var_qk;
+      r.varLogit = s.var_logit;
+      r.attnEntropy = s.attn_entropy;
+      r.attnMax = s.attn_max;
+      r.loss = s.loss;
+      r.accuracy = s.accuracy;
+    });
+    return r;
+  }
+  TrainEvalJs evaluate(double samples) {
+    TrainEvalJs r;
+    r.error = run([&] {
+      const auto e = require().evaluate(size_arg("samples", samples, 1, attn::train_limits::kMaxEvalSamples));
+      r.samples = static_cast<double>(e.samples);
+      r.loss = e.loss;
+      r.accuracy = e.accuracy;
+      r.attnCorrect = e.attn_correct;
+    });
+    return r;
+  }
+  // Attention of the query row on the fixed examples; then mapWeights()
+  // [samples x heads x seq] and mapLabels(): tok_a [samples x seq], tok_b
+  // [samples x seq], target, answer, predicted [samples each], as Int32.
+  TrainShapeJs attentionMaps() {
+    TrainShapeJs r;
+    r.error = run([&] {
+      maps_ = require().attention_maps();
+      labels_.clear();
+      for (const auto* v : {&maps_.tok_a, &maps_.tok_b, &maps_.target, &maps_.answer, &maps_.predicted})
+        labels_.insert(labels_.end(), v->begin(), v->end());
+      r.samples = static_cast<double>(maps_.examples);
+      r.heads = static_cast<double>(maps_.heads);
+      r.seq = static_cast<double>(maps_.seq);
+      r.dk = static_cast<double>(require().config().dk);
+    });
+    return r;
+  }
+  val mapWeights() { return view(maps_.weights.data(), maps_.weights.size()); }
+  val mapLabels() { return view(labels_.data(), labels_.size()); }
+  // q [samples x heads·dk] and K [samples x seq x heads·dk] before
+  // QK-LayerNorm, and the logits [samples x heads x seq], of a fixed batch.
+  TrainShapeJs qkSnapshot(double samples) {
+    TrainShapeJs r;
+    r.error = run([&] {
+      snap_ = require().qk_snapshot(size_arg("samples", samples, 1, require().config().batch));
+      r.samples = static_cast<double>(snap_.samples);
+      r.heads = static_cast<double>(snap_.heads);
+      r.seq = static_cast<double>(snap_.seq);
+      r.dk = static_cast<double>(snap_.dk);
+    });
+    return r;
+  }
+  val snapshotQ() { return view(snap_.q.data(), snap_.q.size()); }
+  val snapshotK() { return view(snap_.k.data(), snap_.k.size()); }
+  val snapshotLogits() { return view(snap_.logits.data(), snap_.logits.size()); }
+
+ private:
+  template <typename F>
+  std::string run(F&& f) {
+    argument_.clear();
+    try {
+      f();
+      return {};
+    } catch (const attn::ArgumentError& e) {
+      argument_ = e.argument();
+      return e.what();
+    } catch (const std::exception& e) {
+      argument_.clear();
+      return e.what();
+    }
+  }
+  attn::Trainer& require() {
+    if (!trainer_) throw attn::ArgumentError("session", "configure() must succeed before use");
+    return *trainer_;
+  }
+  template <typename T>
+  static val view(const T* p, std::size_t n) {
+    return val(typed_memory_view(n, p));
+  }
+  std::unique_ptr<attn::Trainer> trainer_;
+  std::string argument_;
+  attn::AttentionMaps maps_;
+  std::vector<int> labels_;
+  attn::QkSnapshot snap_;
+};
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attnlab) {
@@ -285,6 +554,23 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   function("resolveDivisor", &resolve_divisor);
   function("attentionForward", &attention_forward);
   function("sampleScoreRow", &sample_score_row);
+  value_object<SaturationResultJs>("SaturationResult")
+      .field("error", &SaturationResultJs::error)
+      .field("argument", &SaturationResultJs::argument);
+  function("saturationPoint", &saturation_point);
+  value_object<CheckOptionsJs>("CheckOptions")
+      .field("fileName", &CheckOptionsJs::fileName)
+      .field("fileName2", &CheckOptionsJs::fileName2)
+      .field("format", &CheckOptionsJs::format)
+      .field("divisor", &CheckOptionsJs::divisor)
+      .field("q", &CheckOptionsJs::q)
+      .field("k", &CheckOptionsJs::k)
+      .field("sequences", &CheckOptionsJs::sequences);
+  value_object<CheckResultJs>("CheckResult")
+      .field("error", &CheckResultJs::error)
+      .field("argument", &CheckResultJs::argument)
+      .field("json", &CheckResultJs::json);
+  function("checkTensors", &check_tensors);
   function("buildInfo", &build_info);
   function("dotKernel", &dot_kernel);
   function("dotScalar", &dot_scalar);
@@ -295,4 +581,67 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .function("summary", &QkSession::summary)
       .function("histogram", &QkSession::histogram)
       .function("proofMeans", &QkSession::proofMeans);
+
+  // The training lab.
+  value_object<TrainOptionsJs>("TrainOptions")
+      .field("task", &TrainOptionsJs::task)
+      .field("dk", &TrainOptionsJs::dk)
+      .field("heads", &TrainOptionsJs::heads)
+      .field("dModel", &TrainOptionsJs::dModel)
+      .field("dv", &TrainOptionsJs::dv)
+      .field("divisor", &TrainOptionsJs::divisor)
+      .field("optimizer", &TrainOptionsJs::optimizer)
+      .field("lr", &TrainOptionsJs::lr)
+      .field("init", &TrainOptionsJs::init)
+      .field("batch", &TrainOptionsJs::batch)
+      .field("seed", &TrainOptionsJs::seed)
+      .field("logEvery", &TrainOptionsJs::logEvery);
+  value_object<TrainInitJs>("TrainInit")
+      .field("error", &TrainInitJs::error)
+      .field("samples", &TrainInitJs::samples)
+      .field("varQ", &TrainInitJs::varQ)
+      .field("varK", &TrainInitJs::varK)
+      .field("varQk", &TrainInitJs::varQk)
+      .field("theoryVarQk", &TrainInitJs::theoryVarQk)
+      .field("varLogit", &TrainInitJs::varLogit)
+      .field("attnEntropy", &TrainInitJs::attnEntropy)
+      .field("attnMax", &TrainInitJs::attnMax)
+      .field("loss", &TrainInitJs::loss)
+      .field("accuracy", &TrainInitJs::accuracy);
+  value_object<TrainEvalJs>("TrainEval")
+      .field("error", &TrainEvalJs::error)
+      .field("samples", &TrainEvalJs::samples)
+      .field("loss", &TrainEvalJs::loss)
+      .field("accuracy", &TrainEvalJs::accuracy)
+      .field("attnCorrect", &TrainEvalJs::attnCorrect);
+  value_object<TrainShapeJs>("TrainShape")
+      .field("error", &TrainShapeJs::error)
+      .field("samples", &TrainShapeJs::samples)
+      .field("heads", &TrainShapeJs::heads)
+      .field("seq", &TrainShapeJs::seq)
+      .field("dk", &TrainShapeJs::dk);
+  value_object<TrainLrJs>("TrainLr").field("error", &TrainLrJs::error).field("lr", &TrainLrJs::lr);
+  function("trainReferenceLr", &train_reference_lr);
+  class_<TrainSession>("TrainSession")
+      .constructor<>()
+      .function("configure", &TrainSession::configure)
+      .function("step", &TrainSession::step)
+      .function("errorArgument", &TrainSession::errorArgument)
+      .function("stepsDone", &TrainSession::stepsDone)
+      .function("rowCount", &TrainSession::rowCount)
+      .function("columns", &TrainSession::columns)
+      .function("columnsJson", &TrainSession::columnsJson)
+      .function("metrics", &TrainSession::metrics)
+      .function("latest", &TrainSession::latest)
+      .function("stepsTo90", &TrainSession::stepsTo90)
+      .function("divisorValue", &TrainSession::divisorValue)
+      .function("initStats", &TrainSession::initStats)
+      .function("evaluate", &TrainSession::evaluate)
+      .function("attentionMaps", &TrainSession::attentionMaps)
+      .function("mapWeights", &TrainSession::mapWeights)
+      .function("mapLabels", &TrainSession::mapLabels)
+      .function("qkSnapshot", &TrainSession::qkSnapshot)
+      .function("snapshotQ", &TrainSession::snapshotQ)
+      .function("snapshotK", &TrainSession::snapshotK)
+      .function("snapshotLogits", &TrainSession::snapshotLogits);
 }

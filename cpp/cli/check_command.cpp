@@ -1,0 +1,115 @@
+#include "check_command.h"
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <ostream>
+
+#include "args.h"
+#include "divisor.h"
+#include "npy.h"
+#include "npz.h"
+#include "qk_check.h"
+#include "qk_samples.h"
+#include "size_limits.h"
+
+namespace attncli {
+
+CheckRequest parse_check_args(const std::vector<std::string>& argv) {
+  // Positional arguments are the files; "--name value" pairs go to Args.
+  std::vector<std::string> options;
+  CheckRequest r;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i].rfind("--", 0) == 0) {
+      options.push_back(argv[i]);
+      if (i + 1 < argv.size()) options.push_back(argv[++i]);
+    } else {
+      r.files.push_back(argv[i]);
+    }
+  }
+  const Args a(options, {"divisor", "q", "k", "format", "sequences"});
+  if (r.files.empty() || r.files.size() > 2)
+    throw UsageError("check needs one file (q and k together) or two (q, then k), got " +
+                     std::to_string(r.files.size()));
+  for (const std::string& f : r.files)
+    if (f.empty()) throw UsageError("a file name is empty");
+  if (r.files.size() == 2 && (a.has("q") || a.has("k")))
+    throw UsageError("--q and --k name the arrays inside one file; with two files the first is q "
+                     "and the second k");
+  r.divisor = a.text("divisor", "sqrt");
+  attn::Divisor::parse(r.divisor);  // fail now, before any file is read
+  r.format = a.text("format", "");
+  if (a.has("format")) attn::parse_format(r.format);
+  r.options.q = a.text("q", "q");
+  r.options.k = a.text("k", "k");
+  r.options.sequences = a.integer("sequences", 0, 1, attn::limits::kMaxSeqLen);  // 0: from the file, else 1
+  return r;
+}
+
+std::vector<std::uint8_t> read_input_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) throw UsageError("cannot open '" + path + "'");
+  if (!fs::is_regular_file(status)) throw UsageError("'" + path + "' is not a regular file");
+  const auto size = fs::file_size(path, ec);
+  if (ec) throw UsageError("cannot read '" + path + "'");
+  if (size > attn::limits::kMaxCheckFileBytes)
+    throw UsageError("'" + path + "' is " + std::to_string(size) + " bytes, more than the limit of " +
+                     std::to_string(attn::limits::kMaxCheckFileBytes >> 20) + " MiB");
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw UsageError("cannot open '" + path + "'");
+  std::vector<std::uint8_t> data(static_cast<std::size_t>(size));
+  f.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(size));
+  if (static_cast<std::uintmax_t>(f.gcount()) != size) throw UsageError("cannot read '" + path + "'");
+  return data;
+}
+
+std::string check_report(const CheckRequest& request, const FileReader& read) {
+  const attn::Divisor divisor = attn::Divisor::parse(request.divisor);
+  auto format_of = [&](const std::string& path) {
+    return request.format.empty() ? attn::format_from_name(path) : attn::parse_format(request.format);
+  };
+  attn::QkTensors t;
+  if (request.files.size() == 1) {
+    const auto bytes = read(request.files[0]);
+    t = attn::load_qk(bytes.data(), bytes.size(), format_of(request.files[0]), request.options);
+  } else {
+    const auto q = read(request.files.at(0));
+    const auto k = read(request.files.at(1));
+    t = attn::load_qk_pair(q.data(), q.size(), format_of(request.files[0]), k.data(), k.size(),
+                           format_of(request.files[1]), request.options.sequences);
+  }
+  return attn::check_report_json(attn::check_qk(t, divisor));
+}
+
+int run_check(const std::vector<std::string>& argv, std::ostream& out) {
+  out << check_report(parse_check_args(argv), read_input_file) << "\n";
+  return 0;
+}
+
+int run_sample_qk(const std::vector<std::string>& argv, std::ostream& out) {
+  const Args a(argv, {"kind", "out", "seed", "heads", "n", "dk"});
+  if (!a.has("out")) throw UsageError("--out FILE.npz is required");
+  attn::SampleQkConfig c;
+  c.kind = attn::parse_sample_kind(a.text("kind", "init"));
+  c.seed = a.integer("seed", 1, 0, std::numeric_limits<std::uint64_t>::max() >> 11);
+  c.heads = a.integer("heads", 4, 1, 64);
+  c.n = a.integer("n", 64, 2, 1024);
+  c.dk = a.integer("dk", 64, 1, 1024);
+  const attn::QkTensors t = attn::sample_qk(c);
+  const std::vector<std::size_t> shape{t.heads, t.n_q, t.dk};
+  const auto bytes = attn::write_npz({{"q", attn::write_npy(t.q.data(), shape)},
+                                      {"k", attn::write_npy(t.k.data(), shape)}});
+  const std::string path = a.text("out", "");
+  std::ofstream f(path, std::ios::binary);
+  if (!f) throw UsageError("cannot write '" + path + "'");
+  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!f) throw UsageError("cannot write '" + path + "'");
+  out << "{\"kind\":\"" << attn::sample_kind_name(c.kind)
+      << "\",\"seed\":" << c.seed << ",\"shape\":[" << t.heads << "," << t.n_q << "," << t.dk
+      << "],\"bytes\":" << bytes.size() << "}\n";
+  return 0;
+}
+
+}  // namespace attncli

@@ -1,0 +1,39 @@
+// `attnlab check` and `attnlab sample-qk`. The argument handling is split from
+// the file reading so a fuzz target can drive it without touching the disk or
+// exiting the process: parse_check_args() and check_report() throw UsageError
+// or attn::ArgumentError, and only run_check() prints.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "qk_input.h"
+
+namespace attncli {
+
+struct CheckRequest {
+  std::vector<std::string> files;  // one (q and k together) or two (q, then k)
+  std::string divisor = "sqrt";    // the divisor the model uses: the verdict is judged there
+  std::string format;              // empty: each file's extension, else its first bytes
+  attn::QkOptions options;         // array names (.npz, JSON object, CSV rows) and sequences
+};
+
+// argv after "check": FILE [FILE_K] [--divisor sqrt|dk|X] [--q NAME] [--k NAME]
+// [--sequences S] [--format auto|npy|npz|csv|json].
+CheckRequest parse_check_args(const std::vector<std::string>& argv);
+
+using FileReader = std::function<std::vector<std::uint8_t>(const std::string& path)>;
+
+// Reads a regular file, refusing one above kMaxCheckFileBytes before reading it.
+std::vector<std::uint8_t> read_input_file(const std::string& path);
+
+// The report as one line of JSON.
+std::string check_report(const CheckRequest& request, const FileReader& read);
+
+int run_check(const std::vector<std::string>& argv, std::ostream& out);
+int run_sample_qk(const std::vector<std::string>& argv, std::ostream& out);
+
+}  // namespace attncli

@@ -1,0 +1,138 @@
+// The checker page (check.html) in headless Chromium under the site's CSP:
+// each bad input of issue #6 uploaded through the file input gives the CLI's
+// message and leaves the page working; good files and the samples give the
+// CLI's verdicts; drop, CSV export and the language switch work.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ARTIFACTS, launch, startPreview } from './harness.mjs';
+import { BAD, corpusPath } from '../node/check_cases.mjs';
+import { CLI } from '../node/paths.mjs';
+
+let server;
+let browser;
+let page;
+
+before(async () => {
+  server = await startPreview();
+  browser = await launch(server.origin);
+  page = await browser.context.newPage();
+  await page.goto(`${server.origin}/check.html?lang=en`);
+  await page.waitForFunction(() => /WebAssembly core compiled|Computed in your browser/.test(document.getElementById('check-footer').textContent));
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+function cliMessage(files) {
+  const r = spawnSync(CLI, ['check', ...files], { encoding: 'utf8' });
+  return r.stderr.trim().replace(/^attnlab: /, '');
+}
+
+// Runs one check through `start()` and waits until the page has answered it.
+async function answered(start) {
+  const run = Number(await page.getAttribute('#check-status', 'data-run'));
+  await start();
+  await page.waitForFunction((r) => {
+    const s = document.getElementById('check-status');
+    return Number(s.dataset.run) > r && s.dataset.state !== 'busy';
+  }, run, { timeout: 30_000 });
+  return page.evaluate(() => ({
+    state: document.getElementById('check-status').dataset.state,
+    error: document.getElementById('check-error').textContent,
+    verdicts: Array.from(document.querySelectorAll('#check-table tbody tr'), (tr) => tr.dataset.verdict),
+  }));
+}
+
+const upload = (rels) => answered(() => page.setInputFiles('#check-file', rels.map(corpusPath)));
+
+test('the page runs under the strict CSP, with a keyboard-reachable file input', async () => {
+  const csp = await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+  assert.ok(await page.locator('#check-file').isVisible());
+  assert.equal(await page.$eval('#check-file', (el) => el.tabIndex), 0);
+  assert.match(await page.textContent('#check-privacy'), /never leaves your browser/);
+  assert.match(await page.textContent('#check-snippet'), /register_forward_hook/);
+});
+
+test('every bad input, uploaded, gives the CLI\'s message and leaves the page working', { timeout: 300_000 }, async () => {
+  for (const c of BAD) {
+    const r = await upload(c.files);
+    assert.equal(r.state, 'error', c.name);
+    assert.equal(r.error, `The file was rejected: ${cliMessage(c.files.map(corpusPath))}`, c.name);
+    assert.ok(r.error.includes(c.expect), c.name);
+  }
+  // Still working: a good file after all of them.
+  const ok = await upload(['npz/good.npz']);
+  assert.equal(ok.state, 'done');
+  assert.equal(ok.error, '');
+});
+
+test('good files and the samples give the CLI\'s verdicts; a table row per head', async () => {
+  for (const rels of [['npz/good.npz'], ['npy/k.npy', 'npy/q.npy'], ['csv/good_tagged.csv'], ['json/good.json']]) {
+    const r = await upload(rels);
+    assert.equal(r.state, 'done', rels.join(' + '));
+    // Two files are taken as q and k by their names, whatever the order given.
+    const ordered = rels.length === 2 ? [...rels].sort().reverse() : rels;
+    const native = JSON.parse(spawnSync(CLI, ['check', ...ordered.map(corpusPath)], { encoding: 'utf8' }).stdout);
+    assert.deepEqual(r.verdicts, native.heads.map((h) => h.verdict), rels.join(' + '));
+  }
+  for (const [file, verdict] of [['init.npz', 'fine'], ['saturated.npz', 'saturated'], ['learned.npz', 'fine']]) {
+    const r = await answered(() => page.click(`button[data-sample="${file}"]`));
+    assert.deepEqual(r.verdicts, [verdict, verdict, verdict, verdict], file);
+  }
+  const bars = await page.$$eval('.check-chart rect.ck-bar', (rs) => rs.length);
+  assert.equal(bars, 4 * 4, '4 heads x 4 divisors');
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'check-1280.png'), fullPage: true });
+});
+
+test('a dropped file is checked like a chosen one', async () => {
+  const r = await answered(() => page.evaluate(async () => {
+    const bytes = await (await fetch('./samples/init.npz')).arrayBuffer();
+    const dt = new DataTransfer();
+    dt.items.add(new File([bytes], 'dropped.npz'));
+    document.getElementById('check-drop').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }));
+  assert.equal(r.state, 'done');
+  assert.match(await page.textContent('#check-summary'), /^dropped\.npz: 4 heads/);
+});
+
+test('the table downloads as CSV, one row per head', async () => {
+  await page.click('button[data-sample="saturated.npz"]');
+  await page.waitForFunction(() => document.getElementById('check-summary')?.textContent.startsWith('saturated.npz'));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#check-export')]);
+  assert.equal(download.suggestedFilename(), 'saturated-check.csv');
+  const lines = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+  assert.equal(lines.length, 1 + 4);
+  assert.match(lines[0], /^head,verdict,reason_code,q_mean,q_var,/);
+  assert.match(lines[1], /^0,saturated,saturated_rows,/);
+});
+
+test('the divisor field: a bad one is shown next to it; dk changes the verdicts', async () => {
+  await page.fill('#check-divisor', 'abc');
+  let r = await upload(['npz/good.npz']);
+  assert.equal(r.state, 'error');
+  assert.match(await page.textContent('#check-divisor-msg'), /^divisor must be 'sqrt', 'dk' or a number/);
+  assert.equal(await page.getAttribute('#check-divisor', 'aria-invalid'), 'true');
+  await page.fill('#check-divisor', 'dk');
+  r = await answered(() => page.click('button[data-sample="saturated.npz"]'));
+  assert.equal(r.state, 'done');
+  assert.equal(await page.getAttribute('#check-divisor', 'aria-invalid'), null);
+  assert.ok(r.verdicts.every((v) => v !== 'saturated'), `÷ d_k: ${r.verdicts}`);
+  await page.fill('#check-divisor', 'sqrt');
+});
+
+test('Chinese: the page and the report follow the language switch', async () => {
+  await answered(() => page.click('button[data-sample="init.npz"]'));
+  await page.selectOption('#lang-select', 'zh');
+  assert.equal(await page.textContent('#check-title'), '检查你自己的 q 与 k');
+  assert.equal(await page.textContent('#check-table tbody tr td.ck-verdict'), '正常');
+  assert.match(await page.textContent('#check-summary'), /4 个头/);
+  await page.selectOption('#lang-select', 'en');
+  assert.deepEqual(browser.problems, []);
+});

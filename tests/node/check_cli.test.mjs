@@ -1,0 +1,176 @@
+// `attnlab check` and `attnlab sample-qk`: every bad input of issue #6 gives
+// its one-line message and exit status 2; the same numbers in any format give
+// the same report; the report agrees with a JS oracle; q = k gives correlation 1.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CLI } from './paths.mjs';
+import { BAD, SAME_2D, SAME_3D, close, corpusPath, normals, npyBytes, oracleHead } from './check_cases.mjs';
+
+const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-check-'));
+
+function run(args) {
+  const r = spawnSync(CLI, args, { encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, signal: r.signal, out: r.stdout, err: r.stderr };
+}
+
+function report(args) {
+  const r = run(['check', ...args]);
+  assert.equal(r.status, 0, `attnlab check ${args.join(' ')} failed: ${r.err}`);
+  assert.equal(r.err, '');
+  const lines = r.out.trim().split('\n');
+  assert.equal(lines.length, 1, 'one JSON object on one line');
+  return JSON.parse(lines[0]);
+}
+
+function rejects(args, expect) {
+  const r = run(args);
+  assert.equal(r.signal, null, `attnlab ${args.join(' ')} died of ${r.signal}`);
+  assert.equal(r.status, 2, `attnlab ${args.join(' ')}: status ${r.status}, stderr ${r.err}`);
+  assert.equal(r.out, '');
+  const lines = r.err.trimEnd().split('\n');
+  assert.equal(lines.length, 1, `one line on stderr: ${r.err}`);
+  assert.ok(lines[0].startsWith('attnlab: '), lines[0]);
+  if (expect instanceof RegExp) assert.match(lines[0], expect);
+  else assert.ok(lines[0].includes(expect), `expected "${expect}" in: ${lines[0]}`);
+  return lines[0].slice('attnlab: '.length);
+}
+
+test('every bad input of issue #6 gives its message and exit status 2', () => {
+  assert.ok(BAD.length >= 40);
+  for (const c of BAD) rejects(['check', ...c.files.map(corpusPath)], c.expect);
+});
+
+test('the same numbers in any format give the same report', () => {
+  for (const group of [SAME_3D, SAME_2D]) {
+    const reports = group.map((files) => report(files.map(corpusPath)));
+    for (let i = 1; i < reports.length; i++)
+      assert.deepEqual(reports[i].heads, reports[0].heads, `${group[i].join(' + ')} vs ${group[0].join(' + ')}`);
+    assert.equal(reports[0].heads.length, group === SAME_3D ? 2 : 1);
+  }
+});
+
+test('the report agrees with a JS oracle, on .npy files written by JS', () => {
+  const H = 3, nq = 9, nk = 13, dk = 16;
+  const q = normals(H * nq * dk, 7).map(Math.fround);
+  const k = normals(H * nk * dk, 99, 1.7).map(Math.fround);
+  const qf = path.join(TMP, 'q.npy'), kf = path.join(TMP, 'k.npy');
+  fs.writeFileSync(qf, npyBytes(q, [H, nq, dk]));
+  fs.writeFileSync(kf, npyBytes(k, [H, nk, dk]));
+  const r = report([qf, kf, '--divisor', '3']);
+  assert.deepEqual(r.shape, { heads: H, n_q: nq, n_k: nk, dk, sequences: 1, keys_per_query: nk });
+  assert.deepEqual(r.divisor, { label: '3', value: 3, index: 4 });
+  const divisors = [4, 1, 2, 16, 3];
+  r.heads.forEach((got, h) => {
+    const o = oracleHead(q.slice(h * nq * dk, (h + 1) * nq * dk), k.slice(h * nk * dk, (h + 1) * nk * dk), nq, nk, dk, divisors);
+    close(got.q.mean, o.qMean, 1e-12, 'q mean');
+    close(got.q.var, o.qVar, 1e-12, 'q var');
+    close(got.k.var, o.kVar, 1e-12, 'k var');
+    close(got.logits.var, o.logitVar, 1e-5 * o.logitVar, 'logit var');
+    close(got.suggested_divisor, Math.sqrt(o.logitVar), 1e-5 * Math.sqrt(o.logitVar), 'suggested divisor');
+    assert.equal(got.correlation, null, 'no correlation when n_q != n_k');
+    got.divisors.forEach((d, i) => {
+      assert.equal(d.value, divisors[i]);
+      close(d.logit_std, o.divisors[i].std, 1e-5 * o.divisors[i].std, `std ÷${divisors[i]}`);
+      close(d.entropy_mean, o.divisors[i].entropy, 1e-5, `entropy ÷${divisors[i]}`);
+      close(d.max_prob_mean, o.divisors[i].maxProb, 1e-5, `max prob ÷${divisors[i]}`);
+      assert.equal(d.saturated_share, o.divisors[i].saturated, `saturated ÷${divisors[i]}`);
+    });
+    assert.equal(got.rows.entropy.length, nq);
+    assert.equal(got.rows.max_prob.length, nq);
+  });
+});
+
+test('a batch of sequences: each query against its own keys, S from the option or the .npz', () => {
+  const H = 2, S = 4, dk = 8, nq = 3 * S, nk = 6 * S;
+  const q = normals(H * nq * dk, 31).map(Math.fround), k = normals(H * nk * dk, 37, 2).map(Math.fround);
+  const qf = path.join(TMP, 'seq_q.npy'), kf = path.join(TMP, 'seq_k.npy');
+  fs.writeFileSync(qf, npyBytes(q, [H, nq, dk]));
+  fs.writeFileSync(kf, npyBytes(k, [H, nk, dk]));
+  const r = report([qf, kf, '--sequences', String(S)]);
+  assert.deepEqual(r.shape, { heads: H, n_q: nq, n_k: nk, dk, sequences: S, keys_per_query: nk / S });
+  r.heads.forEach((got, h) => {
+    const o = oracleHead(q.slice(h * nq * dk, (h + 1) * nq * dk), k.slice(h * nk * dk, (h + 1) * nk * dk), nq, nk, dk,
+      [Math.sqrt(dk), 1, 2, dk], S);
+    close(got.logits.var, o.logitVar, 1e-5 * o.logitVar, 'logit var');
+    got.divisors.forEach((d, i) => {
+      close(d.entropy_mean, o.divisors[i].entropy, 1e-5, 'entropy');
+      close(d.max_prob_mean, o.divisors[i].maxProb, 1e-5, 'max prob');
+    });
+  });
+  rejects(['check', qf, kf, '--sequences', '5'], "5 sequences do not divide q's 12 rows and k's 24 rows into equal blocks");
+  rejects(['check', qf, kf, '--sequences', '0'], '--sequences must be an integer in [1, 4096], got 0');
+  // The training lab's export names S in the .npz; --sequences 1 overrides it.
+  const npz = corpusPath('npz/good_sequences.npz');
+  assert.deepEqual(report([npz]).shape, { heads: 2, n_q: 3, n_k: 15, dk: 4, sequences: 3, keys_per_query: 5 });
+  assert.equal(report([npz, '--sequences', '1']).shape.keys_per_query, 15);
+});
+
+test('q = k gives correlation 1; the sample files get the verdicts their names say', () => {
+  const q = normals(64 * 8, 5).map(Math.fround);
+  const f = path.join(TMP, 'same.npy');
+  fs.writeFileSync(f, npyBytes(q, [64, 8]));
+  const r = report([f, f]);
+  close(r.heads[0].correlation, 1, 1e-12, 'correlation');
+  close(r.heads[0].q.var, r.heads[0].k.var, 0, 'same variance');
+
+  const expected = { init: 'fine', saturated: 'saturated', learned: 'fine' };
+  for (const [kind, verdict] of Object.entries(expected)) {
+    const out = path.join(TMP, `${kind}.npz`);
+    const made = JSON.parse(run(['sample-qk', '--kind', kind, '--out', out]).out);
+    assert.deepEqual(made.shape, [4, 64, 64]);
+    assert.equal(fs.statSync(out).size, made.bytes);
+    const rep = report([out]);
+    assert.deepEqual(rep.heads.map((h) => h.verdict), [verdict, verdict, verdict, verdict], kind);
+    // Deterministic: the same seed writes the same bytes.
+    const again = path.join(TMP, `${kind}-again.npz`);
+    run(['sample-qk', '--kind', kind, '--out', again]);
+    assert.deepEqual(fs.readFileSync(again), fs.readFileSync(out));
+  }
+  rejects(['sample-qk', '--kind', 'bored', '--out', path.join(TMP, 'x.npz')], "kind must be 'init', 'saturated' or 'learned'");
+  rejects(['sample-qk', '--kind', 'init'], '--out FILE.npz is required');
+});
+
+test('options: the divisor, array names and format', () => {
+  const npz = corpusPath('npz/good_2d_extra_member.npz');
+  assert.equal(report([npz]).divisor.label, 'sqrt');
+  assert.deepEqual(report([npz, '--divisor', 'dk']).divisor, { label: 'dk', value: 4, index: 3 });
+  assert.deepEqual(report([npz, '--divisor', '1']).divisor, { label: '1', value: 1, index: 1 });
+  // --k v: the archive's third array (the same values as q) as the keys.
+  const qv = report([npz, '--k', 'v']);
+  close(qv.heads[0].correlation, 1, 1e-12, 'q against itself');
+  rejects(['check', npz, '--k', 'w'], "npz: no array named 'w' (the archive holds q, v, k)");
+  // Content wins when the name says nothing; --format overrides the name.
+  const renamed = path.join(TMP, 'qk.data');
+  fs.copyFileSync(corpusPath('json/good.json'), renamed);
+  assert.equal(report([renamed]).format, 'json');
+  rejects(['check', renamed, '--format', 'csv'], "csv: line 1 starts with '{\"q\": [[[");
+});
+
+test('usage errors, unreadable and oversized files: one line, status 2', () => {
+  const good = corpusPath('npz/good.npz');
+  rejects(['check'], 'check needs one file (q and k together) or two (q, then k), got 0');
+  rejects(['check', good, good, good], 'got 3');
+  rejects(['check', corpusPath('npy/q.npy'), corpusPath('npy/k.npy'), '--q', 'a'], '--q and --k name the arrays inside one file');
+  rejects(['check', good, '--divisor', '0'], /divisor must be 'sqrt', 'dk' or a number in .*, got '0'$/);
+  // The divisor is checked before any file is read.
+  rejects(['check', path.join(TMP, 'missing.npz'), '--divisor', 'x'], "got 'x'");
+  rejects(['check', path.join(TMP, 'missing.npz')], "cannot open '");
+  rejects(['check', TMP], 'is not a regular file');
+  rejects(['check', good, '--format', 'xls'], "format must be 'auto', 'npy', 'npz', 'csv' or 'json', got 'xls'");
+  rejects(['check', good, '--bogus', '1'], "unknown option '--bogus'");
+  rejects(['check', good, '--divisor'], "option '--divisor' needs a value");
+  rejects(['check', good, '--q', 'k'], "q and k need different names, got 'k' twice");
+  const empty = path.join(TMP, 'empty.npz');
+  fs.writeFileSync(empty, '');
+  rejects(['check', empty], 'file: the file is empty');
+  // 64 MiB + 1 byte, sparse: refused from its size, before it is read.
+  const big = path.join(TMP, 'big.npz');
+  fs.closeSync(fs.openSync(big, 'w'));
+  fs.truncateSync(big, 64 * 1024 * 1024 + 1);
+  rejects(['check', big], 'is 67108865 bytes, more than the limit of 64 MiB');
+  fs.rmSync(big);
+});

@@ -1,0 +1,248 @@
+// The checker page: the reader gives one file holding q and k (or two files,
+// q then k); the core worker parses and checks them in wasm and the page
+// draws the per-head report. Nothing leaves the browser: files are read with
+// File.arrayBuffer() and their bytes are transferred to the worker.
+import '../style.css';
+import './check.css';
+import { client } from '../core/client.js';
+import { applyDocument, onLangChange } from '../i18n.js';
+import { h, setFieldError } from '../dom.js';
+import * as langSwitch from '../widgets/lang-switch.js';
+import { renderReport, reportCsv } from './report.js';
+import { s } from './strings.js';
+import snippet from './capture_qk.py?raw';
+
+// size_limits.h: kMaxCheckFileBytes and kMaxCheckValues. The core enforces
+// them too; the page checks the size first so a huge file is never read.
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+const MAX_VALUES = 1 << 22;
+const SAMPLES = [
+  { file: 'init.npz', key: 'sampleInit' },
+  { file: 'saturated.npz', key: 'sampleSaturated' },
+  { file: 'learned.npz', key: 'sampleLearned' },
+];
+
+const byId = (id) => document.getElementById(id);
+const root = byId('check');
+
+// ---- the page's elements; text is filled by relabel() ----
+const fileInput = h('input', {
+  type: 'file', id: 'check-file', multiple: true, accept: '.npy,.npz,.csv,.tsv,.txt,.json',
+  'aria-describedby': 'check-file-help check-limits',
+});
+const chooseLabel = h('label', { for: fileInput.id, class: 'choose' });
+const dropText = h('span', { class: 'drop-text' });
+const drop = h('div', { class: 'drop-zone', id: 'check-drop' }, dropText, chooseLabel, fileInput);
+const divisorInput = h('input', {
+  type: 'text', id: 'check-divisor', value: 'sqrt', list: 'check-divisors', spellcheck: 'false',
+  autocomplete: 'off', 'aria-describedby': 'check-divisor-help check-divisor-msg',
+});
+const divisorMsg = h('p', { class: 'msg', id: 'check-divisor-msg', 'aria-live': 'polite' });
+const qName = h('input', { type: 'text', id: 'check-qname', value: 'q', spellcheck: 'false', autocomplete: 'off' });
+const kName = h('input', { type: 'text', id: 'check-kname', value: 'k', spellcheck: 'false', autocomplete: 'off' });
+const seqInput = h('input', {
+  type: 'number', id: 'check-sequences', min: 1, max: 4096, step: 1, inputmode: 'numeric',
+  'aria-describedby': 'check-sequences-help',
+});
+const status = h('p', { id: 'check-status', role: 'status', 'aria-live': 'polite', dataset: { state: 'idle', run: '0' } });
+const errorEl = h('p', { id: 'check-error', class: 'msg', role: 'alert' });
+const result = h('section', { id: 'check-result', 'aria-labelledby': 'check-result-heading' });
+const copyButton = h('button', { type: 'button', id: 'check-copy' });
+const copyStatus = h('span', { id: 'check-copy-status', role: 'status', 'aria-live': 'polite' });
+const sampleList = h('ul', { class: 'samples' });
+
+const t = {};  // elements whose text follows the language
+const text = (key, tag = 'p', attrs = {}) => (t[key] = h(tag, attrs));
+
+root.replaceChildren(
+  h('section', { 'aria-labelledby': 'check-file-heading' },
+    text('fileHeading', 'h2', { id: 'check-file-heading' }),
+    text('fileHelp', 'p', { id: 'check-file-help' }),
+    drop,
+    h('div', { class: 'controls check-options' },
+      h('div', { class: 'field' }, text('divisorLabel', 'label', { for: divisorInput.id }), divisorInput,
+        h('datalist', { id: 'check-divisors' }, ['sqrt', 'dk', '1', '2'].map((v) => h('option', { value: v }))),
+        text('divisorHelp', 'p', { id: 'check-divisor-help', class: 'hint' }), divisorMsg),
+      h('details', { class: 'names' }, text('moreOptions', 'summary'),
+        h('div', { class: 'controls' },
+          h('div', { class: 'field' }, text('qName', 'label', { for: qName.id }), qName),
+          h('div', { class: 'field' }, text('kName', 'label', { for: kName.id }), kName)),
+        text('namesHelp', 'p', { class: 'hint' }),
+        h('div', { class: 'field' }, text('sequencesLabel', 'label', { for: seqInput.id }), seqInput),
+        text('sequencesHelp', 'p', { id: 'check-sequences-help', class: 'hint' }))),
+    text('limits', 'p', { id: 'check-limits', class: 'hint' }),
+    status,
+    errorEl),
+  result,
+  h('section', { 'aria-labelledby': 'check-samples-heading' },
+    text('samplesHeading', 'h2', { id: 'check-samples-heading' }),
+    text('samplesIntro'),
+    sampleList),
+  h('section', { 'aria-labelledby': 'check-snippet-heading' },
+    text('snippetHeading', 'h2', { id: 'check-snippet-heading' }),
+    text('snippetIntro'),
+    h('div', { class: 'snippet' },
+      h('pre', { id: 'check-snippet', tabindex: 0 }, h('code', { class: 'language-python', text: snippet })),
+      h('div', { class: 'snippet-actions' }, copyButton, copyStatus)),
+    text('cliNote', 'p', { class: 'hint' })),
+  h('p', {}, text('back', 'a', { href: './index.html' })),
+);
+
+let lastReport = null;  // {report, label}, redrawn on a language change
+let run = 0;
+
+function relabel() {
+  document.title = s('title');
+  byId('check-title').textContent = s('title');
+  byId('check-lede').textContent = s('lede');
+  byId('check-privacy').textContent = s('privacy');
+  for (const [key, el] of Object.entries(t)) el.textContent = s(key, { mb: MAX_FILE_BYTES >> 20, values: MAX_VALUES });
+  dropText.textContent = s('drop');
+  chooseLabel.textContent = s('choose');
+  copyButton.textContent = s('copy');
+  sampleList.replaceChildren(...SAMPLES.map(({ file, key }) => h('li', {},
+    h('span', { class: 'sample-name', text: s(key) }), ' ',
+    h('button', { type: 'button', dataset: { sample: file }, text: s('sampleCheck'), onclick: () => checkSample(file) }), ' ',
+    h('a', { href: `./samples/${file}`, download: file, text: `${s('sampleDownload')} ${file}` }))));
+  if (lastReport) show(lastReport.report, lastReport.label);
+}
+
+// ---- running a check ----
+
+function setState(state, message = '') {
+  status.dataset.state = state;
+  status.textContent = message;
+}
+
+function fail(message) {
+  errorEl.textContent = message;
+  setState('error');
+}
+
+// Two files: q and k by their names when that is unambiguous ("q.npy",
+// "keys.csv"), else in the order given.
+function orderPair(files) {
+  const role = (f) => {
+    const base = f.name.replace(/\.[^.]*$/, '').toLowerCase();
+    if (/^(q|query|queries)([_\-. ]|$)/.test(base) || /(^|[_\-. ])(q|query|queries)$/.test(base)) return 'q';
+    if (/^(k|key|keys)([_\-. ]|$)/.test(base) || /(^|[_\-. ])(k|key|keys)$/.test(base)) return 'k';
+    return null;
+  };
+  const [a, b] = files;
+  return role(a) === 'k' && role(b) === 'q' ? [b, a] : [a, b];
+}
+
+/** Check `files` ([{name, bytes: ArrayBuffer}]): one (q and k) or two (q, then k). */
+async function check(files, label) {
+  run += 1;
+  status.dataset.run = String(run);
+  errorEl.textContent = '';
+  setFieldError(divisorInput, divisorMsg, '');
+  setState('busy', s('checking', { files: label }));
+  try {
+    // Sequences: empty means "from the file" (0); anything else goes to the core as typed, to be checked there.
+    const seqs = seqInput.value.trim() === '' ? 0 : Number(seqInput.value);
+    const options = {
+      divisor: divisorInput.value.trim(), format: 'auto', q: qName.value.trim(), k: kName.value.trim(), sequences: seqs,
+    };
+    const report = await client.call('checkTensors', [files, options], files.map((f) => f.bytes));
+    lastReport = { report, label };
+    show(report, label);
+    setState('done', files.length === 2 ? s('pairNote', { q: files[0].name, k: files[1].name }) : '');
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (/^divisor /.test(message)) setFieldError(divisorInput, divisorMsg, message);
+    fail(s('rejected', { message }));
+  }
+}
+
+function show(report, label) {
+  renderReport(result, report, label, () => download(report, label));
+}
+
+function download(report, label) {
+  const blob = new Blob([reportCsv(report)], { type: 'text/csv' });
+  const url = URL.createObjectURL(blob);
+  const a = h('a', { href: url, download: `${label.replace(/[^\w.-]+/g, '_').replace(/\.\w+$/, '')}-check.csv` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+async function checkFiles(list) {
+  const files = Array.from(list);
+  if (files.length < 1) return;
+  if (files.length > 2) return fail(s('tooMany', { n: files.length }));
+  for (const f of files)
+    if (f.size > MAX_FILE_BYTES)
+      return fail(s('tooBig', { name: f.name, size: (f.size / 2 ** 20).toFixed(1), mb: MAX_FILE_BYTES >> 20 }));
+  const ordered = files.length === 2 ? orderPair(files) : files;
+  let read;
+  try {
+    read = await Promise.all(ordered.map(async (f) => ({ name: f.name, bytes: await f.arrayBuffer() })));
+  } catch (e) {
+    return fail(s('failed', { message: e.message }));
+  }
+  await check(read, ordered.map((f) => f.name).join(' + '));
+}
+
+async function checkSample(file) {
+  try {
+    const r = await fetch(`./samples/${file}`);
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    await check([{ name: file, bytes: await r.arrayBuffer() }], file);
+  } catch (e) {
+    fail(s('loadSampleFailed', { message: e.message }));
+  }
+}
+
+fileInput.addEventListener('change', () => {
+  const files = fileInput.files;
+  checkFiles(files).finally(() => {
+    fileInput.value = '';  // the same file chosen again fires 'change' again
+  });
+});
+drop.addEventListener('dragover', (e) => {
+  e.preventDefault();
+  drop.classList.add('is-over');
+});
+drop.addEventListener('dragleave', () => drop.classList.remove('is-over'));
+drop.addEventListener('drop', (e) => {
+  e.preventDefault();
+  drop.classList.remove('is-over');
+  checkFiles(e.dataTransfer?.files ?? []);
+});
+divisorInput.addEventListener('change', () => lastReport && setFieldError(divisorInput, divisorMsg, ''));
+
+copyButton.addEventListener('click', async () => {
+  try {
+    await navigator.clipboard.writeText(snippet);
+    copyStatus.textContent = s('copied');
+  } catch {
+    // No clipboard permission: select the code so Ctrl+C copies it.
+    const range = document.createRange();
+    range.selectNodeContents(byId('check-snippet'));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    copyStatus.textContent = s('copyFailed');
+  }
+});
+
+applyDocument();
+const lang = langSwitch.mount(byId('lang-switch'));
+relabel();
+onLangChange(() => {
+  lang.relabel();
+  relabel();
+});
+
+// Load the core now, so the first check does not wait for it.
+let footer = () => s('footerLoading');
+const showFooter = () => (byId('check-footer').textContent = footer());
+showFooter();
+onLangChange(showFooter);
+client.call('buildInfo').then(
+  (info) => (footer = () => s('footerReady', { build: info.simd ? 'SIMD128' : 'scalar' })),
+  (e) => (footer = () => s('failed', { message: e.message })),
+).then(showFooter);

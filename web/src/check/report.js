@@ -1,0 +1,192 @@
+// Draws a checker report (the JSON of cpp/core/qk_check.h, as `attnlab check`
+// prints it): a summary line, a per-head bar chart of saturated rows at each
+// divisor, the per-head table (the chart's text alternative), and its CSV.
+import { h } from '../dom.js';
+import { locale } from '../i18n.js';
+import { s } from './strings.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  el.append(...children);
+  return el;
+}
+
+/** A divisor as the page writes it: √dₖ = 8, dₖ = 64, 2. */
+export function divisorText(d) {
+  const v = num(d.value);
+  if (d.label === 'sqrt') return `√dₖ = ${v}`;
+  if (d.label === 'dk') return `dₖ = ${v}`;
+  return v;
+}
+
+// CSS class of a divisor's colour (style.css's --c-* palette).
+function divisorClass(d) {
+  return { sqrt: 'ck-d-sqrt', dk: 'ck-d-dk', 1: 'ck-d-one', 2: 'ck-d-two' }[d.label] ?? 'ck-d-custom';
+}
+
+function num(x, digits = 3) {
+  if (x === null || x === undefined || !Number.isFinite(x)) return s('none');
+  return new Intl.NumberFormat(locale(), { maximumSignificantDigits: digits }).format(x);
+}
+
+function pct(share) {
+  return new Intl.NumberFormat(locale(), { maximumFractionDigits: share > 0 && share < 0.01 ? 1 : 0 })
+    .format(100 * share);
+}
+
+/** The verdict's reason, in the page's language, from its code and the numbers. */
+export function reasonText(head, model) {
+  const d = head.divisors[model];
+  const params = {
+    pct: pct(d.saturated_share),
+    std: num(d.logit_std),
+    v: num(head.reason_code === 'entry_var_k' ? head.k.var : head.q.var),
+  };
+  let text = s(`reason_${head.reason_code}`, params);
+  if ((head.reason_code === 'saturated_rows' || head.reason_code === 'logit_std') && head.suggested_divisor)
+    text += s('reasonFix', { d: num(head.suggested_divisor) });
+  return text;
+}
+
+function counts(report) {
+  const c = { fine: 0, at_risk: 0, saturated: 0 };
+  for (const hd of report.heads) c[hd.verdict]++;
+  return c;
+}
+
+function summary(report, fileLabel) {
+  const c = counts(report);
+  const { heads, n_q: nq, dk, sequences: seqs, keys_per_query: nk } = report.shape;
+  return h('p', {
+    id: 'check-summary',
+    text: s(seqs > 1 ? 'summarySeq' : 'summary', {
+      file: fileLabel, heads, seqs, nq: nq / seqs, nk, dk, format: report.format,
+      divisor: divisorText(report.heads[0].divisors[report.divisor.index]),
+      fine: c.fine, risk: c.at_risk, saturated: c.saturated,
+    }),
+  });
+}
+
+// Grouped bars: one group per head, one bar per divisor, height = share of
+// saturated rows; dashed lines at the at-risk (10%) and saturated (50%) shares.
+// Drawn in a 720-unit-wide viewBox, so many heads give thinner bars, not a wider chart.
+function chart(report) {
+  const divs = report.heads[0].divisors;
+  const H = report.heads.length, D = divs.length;
+  const width = 720, left = 40, right = 8, top = 10, plotH = 170, bottom = 24;
+  const slot = (width - left - right) / H;
+  const groupGap = Math.min(16, slot * 0.25);
+  const bar = Math.min(26, (slot - groupGap) / D);
+  const groupW = bar * D;
+  const y = (share) => top + plotH * (1 - share);
+  const root = svg('svg', {
+    viewBox: `0 0 ${width} ${top + plotH + bottom}`, class: 'check-chart', role: 'img',
+    'aria-labelledby': 'check-chart-title', 'aria-describedby': 'check-chart-desc',
+  });
+  root.append(svg('title', { id: 'check-chart-title' }, s('chartTitle')),
+    svg('desc', { id: 'check-chart-desc' }, s('chartAlt')));
+  for (const share of [0, 0.5, 1])
+    root.append(svg('text', { x: left - 6, y: y(share) + 4, class: 'ck-tick', 'text-anchor': 'end' }, `${share * 100}%`));
+  root.append(svg('line', { x1: left, x2: width - right, y1: y(0), y2: y(0), class: 'ck-axis' }));
+  const labelEvery = Math.ceil(H / 32);
+  report.heads.forEach((hd, i) => {
+    const x0 = left + i * slot + (slot - groupW) / 2;
+    hd.divisors.forEach((d, j) => {
+      const hgt = Math.max(plotH * d.saturated_share, d.saturated_share > 0 ? 1 : 0);
+      root.append(svg('rect', {
+        x: x0 + j * bar, y: y(0) - hgt, width: Math.max(bar - 1, 0.5), height: hgt,
+        class: `ck-bar ${divisorClass(d)}${j === report.divisor.index ? ' ck-is-model' : ''}`,
+      }, svg('title', {}, `${s('head')} ${hd.head}, ÷ ${divisorText(d)}: ${pct(d.saturated_share)}%`)));
+    });
+    if (i % labelEvery === 0)
+      root.append(svg('text', { x: x0 + groupW / 2, y: y(0) + 16, class: 'ck-tick', 'text-anchor': 'middle' }, String(hd.head)));
+  });
+  for (const [share, cls] of [[0.5, 'ck-line-sat'], [0.1, 'ck-line-risk']])
+    root.append(svg('line', { x1: left, x2: width - right, y1: y(share), y2: y(share), class: `ck-threshold ${cls}` }));
+  const legend = h('ul', { class: 'check-legend' },
+    divs.map((d) => h('li', {}, h('span', { class: `ck-swatch ${divisorClass(d)}`, 'aria-hidden': 'true' }), `÷ ${divisorText(d)}`)),
+    h('li', {}, h('span', { class: 'ck-swatch ck-line-sat', 'aria-hidden': 'true' }), s('chartLineSat')),
+    h('li', {}, h('span', { class: 'ck-swatch ck-line-risk', 'aria-hidden': 'true' }), s('chartLineRisk')));
+  return h('figure', { class: 'check-figure' }, h('figcaption', { text: s('chartTitle') }), root, legend);
+}
+
+// Two header rows: the logits' spread at every divisor, and the softmax rows
+// at the model's divisor, each under a group heading.
+function table(report) {
+  const model = report.divisor.index;
+  const divs = report.heads[0].divisors;
+  const md = divs[model];
+  const col = (text, attrs = {}) => h('th', { scope: 'col', text, ...attrs });
+  const single = (text) => col(text, { rowspan: 2 });
+  const head1 = h('tr', {},
+    single(s('head')), single(s('verdict')), col(s('why'), { rowspan: 2, class: 'ck-why' }),
+    single(s('qMean')), single(s('qVar')), single(s('kMean')), single(s('kVar')), single(s('corr')),
+    h('th', { scope: 'colgroup', colspan: divs.length, class: 'ck-group', text: s('stdGroup') }),
+    h('th', { scope: 'colgroup', colspan: 3, class: 'ck-group', text: s('rowsGroup', { divisor: divisorText(md) }) }),
+    single(s('suggested')));
+  const head2 = h('tr', {},
+    divs.map((d, j) => col(`÷ ${divisorText(d)}`, { class: j === model ? 'ck-is-model ck-nowrap' : 'ck-nowrap' })),
+    col(s('satRows')), col(s('maxProb')), col(s('entropy', { max: num(Math.log(report.shape.keys_per_query)) })));
+  const rows = report.heads.map((hd) => {
+    const m = hd.divisors[model];
+    return h('tr', { dataset: { verdict: hd.verdict } },
+      h('th', { scope: 'row', text: String(hd.head) }),
+      h('td', { class: `ck-verdict ck-v-${hd.verdict}`, text: s(hd.verdict) }),
+      h('td', { class: 'ck-why', text: reasonText(hd, model) }),
+      [hd.q.mean, hd.q.var, hd.k.mean, hd.k.var, hd.correlation].map((x) => h('td', { class: 'ck-num', text: num(x) })),
+      hd.divisors.map((d, j) => h('td', { class: `ck-num${j === model ? ' ck-is-model' : ''}`, text: num(d.logit_std) })),
+      h('td', { class: 'ck-num', text: `${pct(m.saturated_share)}%` }),
+      h('td', { class: 'ck-num', text: num(m.max_prob_mean) }),
+      h('td', { class: 'ck-num', text: num(m.entropy_mean) }),
+      h('td', { class: 'ck-num', text: num(hd.suggested_divisor) }));
+  });
+  // The title sits outside the scrolling box, so a narrow screen shows all of it.
+  return [
+    h('p', { id: 'check-table-caption', class: 'ck-caption', text: s('tableCaption', { divisor: divisorText(md) }) }),
+    h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'check-table-caption' },
+      h('table', { id: 'check-table', class: 'data-table', 'aria-labelledby': 'check-table-caption' },
+        h('thead', {}, head1, head2),
+        h('tbody', {}, rows))),
+  ];
+}
+
+function csvField(v) {
+  const t = v === null || v === undefined ? '' : String(v);
+  return /[",\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+}
+
+/** The per-head table as CSV (full precision, English column names, one row a head). */
+export function reportCsv(report) {
+  const divs = report.heads[0].divisors;
+  const header = ['head', 'verdict', 'reason_code', 'q_mean', 'q_var', 'k_mean', 'k_var', 'correlation',
+    'logit_mean', 'logit_std', 'logit_row_std', 'suggested_divisor',
+    ...divs.flatMap((d) => ['logit_std', 'saturated_share', 'max_prob_mean', 'entropy_mean']
+      .map((k) => `${k}_div_${d.label}`)),
+    'reason'];
+  const lines = [header.join(',')];
+  for (const hd of report.heads) {
+    lines.push([hd.head, hd.verdict, hd.reason_code, hd.q.mean, hd.q.var, hd.k.mean, hd.k.var, hd.correlation,
+      hd.logits.mean, hd.logits.std, hd.logits.row_std, hd.suggested_divisor,
+      ...hd.divisors.flatMap((d) => [d.logit_std, d.saturated_share, d.max_prob_mean, d.entropy_mean]),
+      hd.reason].map(csvField).join(','));
+  }
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * Fills `root` with the report. `fileLabel` names the file(s) in the summary;
+ * `onExport()` is called by the CSV button.
+ */
+export function renderReport(root, report, fileLabel, onExport) {
+  root.replaceChildren(
+    h('h2', { id: 'check-result-heading', text: s('resultHeading') }),
+    summary(report, fileLabel),
+    chart(report),
+    ...table(report),
+    h('p', { class: 'note', text: s('rules') }),
+    h('p', {}, h('button', { type: 'button', id: 'check-export', text: s('exportCsv'), onclick: onExport })),
+  );
+}

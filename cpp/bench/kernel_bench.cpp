@@ -10,6 +10,7 @@
 #include "dot.h"
 #include "qk_scores.h"
 #include "rng.h"
+#include "trainer.h"
 
 namespace attn::bench {
 
@@ -35,11 +36,13 @@ double time_loop(std::size_t iters, F&& f) {
 void check_case(const Case& c) {
   if (c.kernel == "dot") {
     check_size("n", c.n, 1, 1u << 24);
+  } else if (c.kernel == "train") {
+    // the default configuration; n and d are unused (n = 1 by convention)
   } else if (c.kernel == "qk" || c.kernel == "attention") {
     check_size("n", c.n, 1, 4096);
     check_size("d", c.d, 1, 4096);
   } else {
-    throw ArgumentError("kernel", "kernel must be 'dot', 'qk' or 'attention', got '" + c.kernel + "'");
+    throw ArgumentError("kernel", "kernel must be 'dot', 'qk', 'attention' or 'train', got '" + c.kernel + "'");
   }
 }
 
@@ -49,6 +52,7 @@ double flops(const Case& c) {
   const double n = static_cast<double>(c.n), d = static_cast<double>(c.d);
   if (c.kernel == "dot") return 2.0 * n;
   if (c.kernel == "qk") return 2.0 * n * n * d;
+  if (c.kernel == "train") return 0.0;
   return 4.0 * n * n * d;
 }
 
@@ -60,6 +64,13 @@ double run_seconds(const Case& c, std::size_t iters) {
     float acc = 0;
     const double t = time_loop(iters, [&] { acc += dot_f32(a.data(), b.data(), c.n); });
     g_sink += acc;
+    return t;
+  }
+  if (c.kernel == "train") {
+    // Set-up (init, the init checkpoint) stays outside the timed loop.
+    Trainer trainer{TrainConfig{}};
+    const double t = time_loop(1, [&] { trainer.step(iters); });
+    g_sink += static_cast<float>(trainer.latest()[kColLoss]);
     return t;
   }
   const auto q = random_floats(c.n * c.d, 3), k = random_floats(c.n * c.d, 4);

@@ -9,12 +9,15 @@
 namespace attn::bench {
 
 struct Case {
-  std::string kernel;  // "dot", "qk" (scores Q·Kᵀ), "attention" (softmax(QKᵀ/√d)V)
+  // "dot", "qk" (scores Q·Kᵀ), "attention" (softmax(QKᵀ/√d)V), or "train": one
+  // training step of the lab's default configuration (TrainConfig{}), timed in steps.
+  std::string kernel;
   std::size_t n = 0;   // dot: length; qk/attention: queries = keys
   std::size_t d = 0;   // qk/attention: d_k = d_v
 };
 
-// Flops of one call: a multiply-add is 2; attention counts 4·n·m·d.
+// Flops of one call: a multiply-add is 2; attention counts 4·n·m·d. 0 for
+// "train", which is reported in steps per second instead.
 double flops(const Case& c);
 
 // Seconds for `iters` back-to-back calls of the kernel the build dispatches to

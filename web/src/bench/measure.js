@@ -2,7 +2,8 @@
 // the site's benchmark page (a worker): calibrate the number of calls so one
 // sample takes at least minSeconds, run warm-up samples (V8 compiles a hot
 // wasm function again in its optimising tier), then take the samples.
-// M is a loaded core module; it times the kernel itself (benchRun).
+// M is a loaded core module; it times the kernel itself (benchRun). The rate is
+// GFLOP/s, except for "train" (one training step), whose rate is steps/s.
 
 export function measureCase(M, c, { samples = 15, warmup = 3, minSeconds = 0.02 } = {}) {
   const run = (iters) => {
@@ -19,7 +20,7 @@ export function measureCase(M, c, { samples = 15, warmup = 3, minSeconds = 0.02 
   for (let i = 0; i < warmup; i++) run(iters);
   return Array.from({ length: samples }, () => {
     const r = run(iters);
-    return r.flops / r.seconds / 1e9;
+    return c.kernel === 'train' ? iters / r.seconds : r.flops / r.seconds / 1e9;
   });
 }
 
@@ -33,5 +34,6 @@ export function summarize(gflops) {
 
 export function caseName(c) {
   if (c.kernel === 'dot') return `dot, n = ${c.n}`;
+  if (c.kernel === 'train') return 'training step (steps/s)';
   return `${c.kernel === 'qk' ? 'Q·Kᵀ' : 'attention'}, ${c.n}×${c.d}`;
 }

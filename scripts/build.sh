@@ -8,10 +8,12 @@ log "native build (build/native)"
 cmake -S "$ROOT" -B "$BUILD_NATIVE" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD_NATIVE" -j "$JOBS"
 
-# The checker page's sample files (synthetic q and k; deterministic, not committed).
+# The checker page's sample files (deterministic, not committed).
 mkdir -p "$WEB/public/samples"
 for kind in init saturated learned; do
   "$BUILD_NATIVE/bin/attnlab" sample-qk --kind "$kind" --out "$WEB/public/samples/$kind.npz" >/dev/null
+  # The same three from real training-lab runs (a few seconds: 200 steps each).
+  "$BUILD_NATIVE/bin/attnlab" sample-qk --source lab --kind "$kind" --out "$WEB/public/samples/lab-$kind.npz" >/dev/null
 done
 
 log "wasm build (build/wasm)"

@@ -88,9 +88,44 @@ int run_check(const std::vector<std::string>& argv, std::ostream& out) {
   return 0;
 }
 
+namespace {
+
+void write_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+  std::ofstream f(path, std::ios::binary);
+  if (!f) throw UsageError("cannot write '" + path + "'");
+  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!f) throw UsageError("cannot write '" + path + "'");
+}
+
+// --source lab: q and k of a real training-lab run, with its `sequences` array
+// (shape (1, 1), as the lab's export writes it).
+int run_lab_sample(const Args& a, std::ostream& out) {
+  attn::LabSampleConfig c;
+  c.kind = attn::parse_sample_kind(a.text("kind", "init"));
+  c.seed = a.integer("seed", 0, 0, std::numeric_limits<std::uint64_t>::max() >> 11);
+  c.steps = a.integer("steps", 200, 1, 5000);
+  const attn::QkTensors t = attn::lab_sample_qk(c);
+  const float sequences = static_cast<float>(t.sequences);
+  const auto bytes = attn::write_npz({{"q", attn::write_npy(t.q.data(), {t.heads, t.n_q, t.dk})},
+                                      {"k", attn::write_npy(t.k.data(), {t.heads, t.n_k, t.dk})},
+                                      {"sequences", attn::write_npy(&sequences, {1, 1})}});
+  write_file(a.text("out", ""), bytes);
+  out << "{\"kind\":\"" << attn::sample_kind_name(c.kind) << "\",\"source\":\"lab\",\"seed\":" << c.seed
+      << ",\"steps\":" << (c.kind == attn::SampleKind::Init ? 0 : c.steps) << ",\"q_shape\":[" << t.heads
+      << "," << t.n_q << "," << t.dk << "],\"k_shape\":[" << t.heads << "," << t.n_k << "," << t.dk
+      << "],\"sequences\":" << t.sequences << ",\"bytes\":" << bytes.size() << "}\n";
+  return 0;
+}
+
+}  // namespace
+
 int run_sample_qk(const std::vector<std::string>& argv, std::ostream& out) {
-  const Args a(argv, {"kind", "out", "seed", "heads", "n", "dk"});
+  const Args a(argv, {"kind", "out", "seed", "heads", "n", "dk", "source", "steps"});
   if (!a.has("out")) throw UsageError("--out FILE.npz is required");
+  const std::string source = a.text("source", "synthetic");
+  if (source == "lab") return run_lab_sample(a, out);
+  if (source != "synthetic")
+    throw UsageError("--source must be 'synthetic' or 'lab', got '" + source.substr(0, 64) + "'");
   attn::SampleQkConfig c;
   c.kind = attn::parse_sample_kind(a.text("kind", "init"));
   c.seed = a.integer("seed", 1, 0, std::numeric_limits<std::uint64_t>::max() >> 11);

@@ -26,7 +26,9 @@ const char* kUsage =
     "            FILE: .npz with q and k, JSON {\"q\":...,\"k\":...}, CSV rows 'q,...'/'k,...';\n"
     "            or two files, q then k (.npy, JSON array, CSV)\n"
     "  sample-qk --out FILE.npz [--kind init|saturated|learned] [--seed S] [--heads H]\n"
-    "            [--n N] [--dk D]   synthetic q and k for the checker\n";
+    "            [--n N] [--dk D]   synthetic q and k for the checker\n"
+    "  sample-qk --source lab --out FILE.npz [--kind init|saturated|learned] [--seed S]\n"
+    "            [--steps N]   q and k of a training-lab run, as the lab exports them\n";
 
 int fail(const std::string& message) {
   std::cerr << "attnlab: " << message << "\n";

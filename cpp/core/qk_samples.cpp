@@ -7,6 +7,7 @@
 #include "argument_error.h"
 #include "check.h"
 #include "rng.h"
+#include "trainer.h"
 
 namespace attn {
 
@@ -74,6 +75,36 @@ QkTensors sample_qk(const SampleQkConfig& c) {
         t.k[(h * n + r) * dk + j] = static_cast<float>(b);
       }
   }
+  return t;
+}
+
+QkTensors lab_sample_qk(const LabSampleConfig& c) {
+  check_size("steps", c.steps, 1, 5000);
+  TrainConfig cfg;  // the lab's default configuration
+  check_size("sequences", c.sequences, 1, cfg.batch);
+  cfg.seed = c.seed;
+  if (c.kind == SampleKind::Saturated) cfg.divisor = Divisor::value(1.0);
+  Trainer trainer(cfg);
+  if (c.kind != SampleKind::Init) trainer.step(c.steps);
+  const QkSnapshot snap = trainer.qk_snapshot(c.sequences);
+  // Snapshot rows: q [S, H·dk], k [S, T, H·dk] -> per head [H, S, dk], [H, S·T, dk].
+  const std::size_t H = snap.heads, S = snap.samples, T = snap.seq, dk = snap.dk;
+  QkTensors t;
+  t.heads = H;
+  t.n_q = S;
+  t.n_k = S * T;
+  t.dk = dk;
+  t.sequences = S;
+  t.format = TensorFormat::Npz;
+  t.q.resize(H * S * dk);
+  t.k.resize(H * S * T * dk);
+  for (std::size_t h = 0; h < H; ++h)
+    for (std::size_t s = 0; s < S; ++s) {
+      for (std::size_t j = 0; j < dk; ++j) t.q[(h * S + s) * dk + j] = snap.q[s * H * dk + h * dk + j];
+      for (std::size_t p = 0; p < T; ++p)
+        for (std::size_t j = 0; j < dk; ++j)
+          t.k[((h * S + s) * T + p) * dk + j] = snap.k[(s * T + p) * H * dk + h * dk + j];
+    }
   return t;
 }
 

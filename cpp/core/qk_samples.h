@@ -34,4 +34,21 @@ struct SampleQkConfig {
 // [1, 1024] d_k or d_model.
 QkTensors sample_qk(const SampleQkConfig& c);
 
+// q and k from real training-lab runs (the lab's default configuration:
+// recall, d_k 256, 2 heads), laid out as the lab's "export q and k" writes
+// them: q [heads, S, d_k] (each sequence's query), k [heads, S·17, d_k], with
+// `sequences` = S so each query meets only its own sequence's keys.
+//   init       the freshly initialised layer, before any step
+//   saturated  trained `steps` steps with divisor 1 (no scaling)
+//   learned    trained `steps` steps with divisor √d_k
+struct LabSampleConfig {
+  SampleKind kind = SampleKind::Init;
+  std::size_t steps = 200;     // training steps for saturated / learned
+  std::size_t sequences = 16;  // S
+  std::uint64_t seed = 0;
+};
+
+// Throws ArgumentError for steps outside [1, 5000] or sequences outside [1, 64].
+QkTensors lab_sample_qk(const LabSampleConfig& c);
+
 }  // namespace attn

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ARTIFACTS, launch, startPreview } from './harness.mjs';
+import { ARTIFACTS, WEB, launch, startPreview } from './harness.mjs';
 import { BAD, corpusPath } from '../node/check_cases.mjs';
 import { CLI } from '../node/paths.mjs';
 
@@ -87,6 +87,15 @@ test('good files and the samples give the CLI\'s verdicts; a table row per head'
   }
   const bars = await page.$$eval('.check-chart rect.ck-bar', (rs) => rs.length);
   assert.equal(bars, 4 * 4, '4 heads x 4 divisors');
+  // The samples from real training-lab runs (2 heads) get the same verdicts as the CLI on the same file.
+  for (const file of ['lab-init.npz', 'lab-saturated.npz', 'lab-learned.npz']) {
+    const r = await answered(() => page.click(`button[data-sample="${file}"]`));
+    const native = JSON.parse(spawnSync(CLI, ['check', path.join(WEB, 'public', 'samples', file)], { encoding: 'utf8' }).stdout);
+    assert.deepEqual(r.verdicts, native.heads.map((h) => h.verdict), file);
+  }
+  const lab = await answered(() => page.click('button[data-sample="lab-init.npz"]'));
+  assert.deepEqual(lab.verdicts, ['fine', 'fine'], 'the fresh lab layer');
+  await answered(() => page.click('button[data-sample="init.npz"]'));
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, 'check-1280.png'), fullPage: true });
 });

@@ -134,6 +134,27 @@ test('q = k gives correlation 1; the sample files get the verdicts their names s
   rejects(['sample-qk', '--kind', 'init'], '--out FILE.npz is required');
 });
 
+test('sample-qk --source lab: q and k of real training-lab runs, checked as the lab exports them', () => {
+  const expected = { init: ['fine', 'fine'], saturated: ['saturated', 'saturated'] };
+  for (const kind of ['init', 'saturated', 'learned']) {
+    const out = path.join(TMP, `lab-${kind}.npz`);
+    const made = JSON.parse(run(['sample-qk', '--source', 'lab', '--kind', kind, '--out', out]).out);
+    assert.deepEqual(made.q_shape, [2, 16, 256]);
+    assert.deepEqual(made.k_shape, [2, 16 * 17, 256]);
+    assert.equal(made.sequences, 16);
+    assert.equal(fs.statSync(out).size, made.bytes);
+    const rep = report([out]);
+    assert.equal(rep.heads.length, 2);
+    // The file's own `sequences` array pairs each query with its 17 keys.
+    assert.deepEqual(rep.shape, { heads: 2, n_q: 16, n_k: 272, dk: 256, sequences: 16, keys_per_query: 17 });
+    if (expected[kind]) assert.deepEqual(rep.heads.map((h) => h.verdict), expected[kind], kind);
+    // A model trained with √d_k has learned to peak its attention: not "fine" at init's standard.
+    if (kind === 'learned') assert.ok(rep.heads.every((h) => h.verdict !== 'fine'), kind);
+  }
+  rejects(['sample-qk', '--source', 'web', '--out', path.join(TMP, 'x.npz')], "--source must be 'synthetic' or 'lab', got 'web'");
+  rejects(['sample-qk', '--source', 'lab', '--steps', '0', '--out', path.join(TMP, 'x.npz')], '--steps must be an integer in [1, 5000], got 0');
+});
+
 test('options: the divisor, array names and format', () => {
   const npz = corpusPath('npz/good_2d_extra_member.npz');
   assert.equal(report([npz]).divisor.label, 'sqrt');

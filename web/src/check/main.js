@@ -20,6 +20,10 @@ const SAMPLES = [
   { file: 'init.npz', key: 'sampleInit' },
   { file: 'saturated.npz', key: 'sampleSaturated' },
   { file: 'learned.npz', key: 'sampleLearned' },
+  // Real runs of the training lab (attnlab sample-qk --source lab), as its export writes them.
+  { file: 'lab-init.npz', key: 'sampleLabInit' },
+  { file: 'lab-saturated.npz', key: 'sampleLabSaturated' },
+  { file: 'lab-learned.npz', key: 'sampleLabLearned' },
 ];
 
 const byId = (id) => document.getElementById(id);

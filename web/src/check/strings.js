@@ -25,10 +25,13 @@ const STRINGS = {
     namesHelp: 'The arrays in an .npz, the members of a JSON object, the row names of a CSV.',
     samplesHeading: 'Sample files',
     samplesIntro:
-      'Synthetic q and k, [4 heads, 64 positions, dₖ = 64], made by attnlab sample-qk: one layer’s projections of random inputs. They stand in for runs of the training lab until it can export its own.',
+      'The first three are synthetic q and k, [4 heads, 64 positions, dₖ = 64], made by attnlab sample-qk: one layer’s projections of random inputs. The last three come from real runs of the training lab’s default configuration (recall, dₖ = 256, 2 heads; 16 sequences of 17 positions), written as its “export q and k” button writes them. A trained model’s attention is meant to be peaked, so the check calls it saturated or at risk: its rules are for a layer before training.',
     sampleInit: 'Freshly initialised (unit-variance q and k)',
     sampleSaturated: 'Saturated-looking (large, correlated q and k)',
     sampleLearned: 'Learned-looking (aligned, peaked, not saturated)',
+    sampleLabInit: 'Training lab: the fresh layer, before any step',
+    sampleLabSaturated: 'Training lab: 200 Adam steps without scaling (divisor 1)',
+    sampleLabLearned: 'Training lab: 200 Adam steps divided by √dₖ (learned the task)',
     sampleCheck: 'Check it',
     sampleDownload: 'download',
     limits:
@@ -110,10 +113,13 @@ const STRINGS = {
     namesHelp: '.npz 中的数组名、JSON 对象的成员名、CSV 的行名。',
     samplesHeading: '示例文件',
     samplesIntro:
-      '合成的 q 与 k，形状 [4 个头, 64 个位置, dₖ = 64]，由 attnlab sample-qk 生成：某一层对随机输入的投影。在训练实验室能导出自己的数据之前，用它们代替真实训练的结果。',
+      '前三个是合成的 q 与 k，形状 [4 个头, 64 个位置, dₖ = 64]，由 attnlab sample-qk 生成：某一层对随机输入的投影。后三个来自训练实验室默认配置（召回任务，dₖ = 256，2 个头；16 个序列，每个 17 个位置）的真实训练，格式与其“导出 q 和 k”按钮相同。训练好的模型的注意力本就尖锐，所以检查会判为饱和或有风险：这些规则针对训练前的层。',
     sampleInit: '刚初始化（q、k 方差为 1）',
     sampleSaturated: '像是已饱和（q、k 很大且相关）',
     sampleLearned: '像是已学到东西（对齐、尖锐但未饱和）',
+    sampleLabInit: '训练实验室：刚初始化、尚未训练的层',
+    sampleLabSaturated: '训练实验室：不缩放（除数 1）训练 200 步 Adam',
+    sampleLabLearned: '训练实验室：除以 √dₖ 训练 200 步 Adam（已学会任务）',
     sampleCheck: '检查',
     sampleDownload: '下载',
     limits:

@@ -37,11 +37,18 @@ T* ptr(std::uintptr_t p) {
   return reinterpret_cast<T*>(p);
 }
 
+// Runs f; returns '' or the error's message. If `argument` is given it is
+// cleared, then receives the argument an ArgumentError named, so the page can
+// put a translated lead-in next to the right control.
 template <typename F>
-std::string guarded(F&& f) {
+std::string guarded(F&& f, std::string* argument = nullptr) {
+  if (argument) argument->clear();
   try {
     f();
     return {};
+  } catch (const attn::ArgumentError& e) {
+    if (argument) *argument = e.argument();
+    return e.what();
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -251,7 +258,7 @@ SaturationResultJs saturation_point(double dk, double m, double rows, double see
                                     std::uintptr_t divisors, double n, std::uintptr_t out) {
   using namespace attn::limits;
   SaturationResultJs r;
-  try {
+  r.error = guarded([&] {
     const std::size_t nd = size_arg("divisors", n, 1, attn::kMaxSaturationDivisors);
     const auto stats = attn::saturation_point(
         size_arg("dk", dk, 1, kMaxDk), size_arg("m", m, 1, kMaxSeqLen),
@@ -264,12 +271,7 @@ SaturationResultJs saturation_point(double dk, double m, double rows, double see
         *o++ = x.se;
       }
     }
-  } catch (const attn::ArgumentError& e) {
-    r.error = e.what();
-    r.argument = e.argument();
-  } catch (const std::exception& e) {
-    r.error = e.what();
-  }
+  }, &r.argument);
   return r;
 }
 
@@ -289,7 +291,7 @@ struct CheckResultJs {
 CheckResultJs check_tensors(std::uintptr_t data, double size, std::uintptr_t data2, double size2,
                             const CheckOptionsJs& o) {
   CheckResultJs r;
-  try {
+  r.error = guarded([&] {
     const auto divisor = attn::Divisor::parse(o.divisor);
     const auto forced = attn::parse_format(o.format);
     auto format_of = [&](const std::string& name) {
@@ -307,12 +309,7 @@ CheckResultJs check_tensors(std::uintptr_t data, double size, std::uintptr_t dat
                              ptr<const std::uint8_t>(data2), n2, format_of(o.fileName2), seqs);
     }
     r.json = attn::check_report_json(attn::check_qk(t, divisor));
-  } catch (const attn::ArgumentError& e) {
-    r.error = e.what();
-    r.argument = e.argument();
-  } catch (const std::exception& e) {
-    r.error = e.what();
-  }
+  }, &r.argument);
   return r;
 }
 
@@ -476,17 +473,7 @@ class TrainSession {
  private:
   template <typename F>
   std::string run(F&& f) {
-    argument_.clear();
-    try {
-      f();
-      return {};
-    } catch (const attn::ArgumentError& e) {
-      argument_ = e.argument();
-      return e.what();
-    } catch (const std::exception& e) {
-      argument_.clear();
-      return e.what();
-    }
+    return guarded(std::forward<F>(f), &argument_);
   }
   attn::Trainer& require() {
     if (!trainer_) throw attn::ArgumentError("session", "configure() must succeed before use");

@@ -16,9 +16,10 @@ void attention_f32__scalar(const float* q, const float* k, const float* v, Atten
                            float scale, float* w, float* o);
 
 #if defined(__wasm_simd128__)
-// Two query rows at a time, so their scores (2 x m floats) stay in L1 between
-// the three passes: 2x4 score tiles, vector exp softmax, and W·V with 2 rows x
-// 16 columns = 8 f32x4 accumulators held across all m keys.
+// K transposed into key panels once per call; then four query rows at a time,
+// so their scores (4 x m floats) stay in L1 between the three passes: 4x8
+// score tiles, vector exp softmax, and W·V with 2 rows x 16 columns = 8 f32x4
+// accumulators held across all m keys.
 void attention_f32__wasmsimd(const float* q, const float* k, const float* v, AttentionDims s,
                              float scale, float* w, float* o);
 #endif

@@ -2,82 +2,140 @@
 #include "qk_scores.h"
 
 #if defined(__wasm_simd128__)
-#include "dot.h"
+#include <algorithm>
+#include <cstring>
+
+#include "aligned_vector.h"
+#include "key_panels_wasm.h"
 #include "simd_util_wasm.h"
 
 namespace attn {
 
-using simd::madd;
+namespace simd {
 
 namespace {
 
-// Scores for query rows q0 (and q1 if two) against key rows k + j*d, j < 4.
-template <int R>
-inline void tile(const float* q0, const float* q1, const float* k, std::size_t d, float scale,
-                 float* s0, float* s1) {
-  const float* k0 = k;
-  const float* k1 = k + d;
-  const float* k2 = k + 2 * d;
-  const float* k3 = k + 3 * d;
-  v128_t a00 = wasm_f32x4_splat(0.0f), a01 = a00, a02 = a00, a03 = a00;
-  v128_t a10 = a00, a11 = a00, a12 = a00, a13 = a00;
+// Rows r0..r3 (4 floats each) -> columns c0..c3.
+inline void transpose4(v128_t r0, v128_t r1, v128_t r2, v128_t r3, v128_t& c0, v128_t& c1, v128_t& c2,
+                       v128_t& c3) {
+  const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
+  const v128_t t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+  c0 = wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5);
+  c1 = wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7);
+  c2 = wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5);
+  c3 = wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7);
+}
+
+void pack_full_panel(const float* k, std::size_t d, float* out) {
   std::size_t p = 0;
-  for (; p + 4 <= d; p += 4) {
-    const v128_t x0 = wasm_v128_load(q0 + p);
-    const v128_t y0 = wasm_v128_load(k0 + p), y1 = wasm_v128_load(k1 + p);
-    const v128_t y2 = wasm_v128_load(k2 + p), y3 = wasm_v128_load(k3 + p);
-    a00 = madd(a00, x0, y0);
-    a01 = madd(a01, x0, y1);
-    a02 = madd(a02, x0, y2);
-    a03 = madd(a03, x0, y3);
-    if (R == 2) {
-      const v128_t x1 = wasm_v128_load(q1 + p);
-      a10 = madd(a10, x1, y0);
-      a11 = madd(a11, x1, y1);
-      a12 = madd(a12, x1, y2);
-      a13 = madd(a13, x1, y3);
-    }
+  for (; p + 4 <= d; p += 4, out += 32) {  // two 4x4 transposes per 4 elements
+    v128_t a0, a1, a2, a3, b0, b1, b2, b3;
+    transpose4(wasm_v128_load(k + p), wasm_v128_load(k + d + p), wasm_v128_load(k + 2 * d + p),
+               wasm_v128_load(k + 3 * d + p), a0, a1, a2, a3);
+    transpose4(wasm_v128_load(k + 4 * d + p), wasm_v128_load(k + 5 * d + p), wasm_v128_load(k + 6 * d + p),
+               wasm_v128_load(k + 7 * d + p), b0, b1, b2, b3);
+    wasm_v128_store(out, a0);
+    wasm_v128_store(out + 4, b0);
+    wasm_v128_store(out + 8, a1);
+    wasm_v128_store(out + 12, b1);
+    wasm_v128_store(out + 16, a2);
+    wasm_v128_store(out + 20, b2);
+    wasm_v128_store(out + 24, a3);
+    wasm_v128_store(out + 28, b3);
   }
-  // Tail of d (fewer than 4 left), one element at a time into lane 0.
-  for (; p < d; ++p) {
-    const v128_t x0 = wasm_f32x4_make(q0[p], 0, 0, 0);
-    a00 = madd(a00, x0, wasm_f32x4_splat(k0[p]));
-    a01 = madd(a01, x0, wasm_f32x4_splat(k1[p]));
-    a02 = madd(a02, x0, wasm_f32x4_splat(k2[p]));
-    a03 = madd(a03, x0, wasm_f32x4_splat(k3[p]));
-    if (R == 2) {
-      const v128_t x1 = wasm_f32x4_make(q1[p], 0, 0, 0);
-      a10 = madd(a10, x1, wasm_f32x4_splat(k0[p]));
-      a11 = madd(a11, x1, wasm_f32x4_splat(k1[p]));
-      a12 = madd(a12, x1, wasm_f32x4_splat(k2[p]));
-      a13 = madd(a13, x1, wasm_f32x4_splat(k3[p]));
+  for (; p < d; ++p, out += 8)
+    for (std::size_t c = 0; c < 8; ++c) out[c] = k[c * d + p];
+}
+
+// One tile: R query rows x 8 keys = 2R f32x4 accumulators (8 for R = 4). Per
+// element p: 2 loads of the panel, R broadcasts of q[r][p], 2R multiply-adds;
+// 8 accumulators + 2 panel vectors + 1 broadcast + 1 product = 12 live v128,
+// inside V8's 16 xmm registers. No horizontal sums: lane c is key c's score.
+template <int R>
+inline void tile(const float* q, std::size_t d, const float* panel, float scale, float* s, std::size_t lds,
+                 std::size_t keys) {
+  const float* q0 = q;
+  const float* q1 = R > 1 ? q + d : q;
+  const float* q2 = R > 2 ? q + 2 * d : q;
+  const float* q3 = R > 3 ? q + 3 * d : q;
+  v128_t a0 = wasm_f32x4_splat(0.0f), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
+  for (std::size_t p = 0; p < d; ++p, panel += 8) {
+    const v128_t lo = wasm_v128_load(panel), hi = wasm_v128_load(panel + 4);
+    v128_t x = wasm_v128_load32_splat(q0 + p);
+    a0 = madd(a0, x, lo);
+    b0 = madd(b0, x, hi);
+    if (R > 1) {
+      x = wasm_v128_load32_splat(q1 + p);
+      a1 = madd(a1, x, lo);
+      b1 = madd(b1, x, hi);
+    }
+    if (R > 2) {
+      x = wasm_v128_load32_splat(q2 + p);
+      a2 = madd(a2, x, lo);
+      b2 = madd(b2, x, hi);
+    }
+    if (R > 3) {
+      x = wasm_v128_load32_splat(q3 + p);
+      a3 = madd(a3, x, lo);
+      b3 = madd(b3, x, hi);
     }
   }
   const v128_t vs = wasm_f32x4_splat(scale);
-  wasm_v128_store(s0, wasm_f32x4_mul(vs, simd::hsum4(a00, a01, a02, a03)));
-  if (R == 2) wasm_v128_store(s1, wasm_f32x4_mul(vs, simd::hsum4(a10, a11, a12, a13)));
+  const v128_t out[8] = {a0, b0, a1, b1, a2, b2, a3, b3};
+  for (int r = 0; r < R; ++r) {
+    float* sr = s + r * lds;
+    const v128_t lo = wasm_f32x4_mul(vs, out[2 * r]), hi = wasm_f32x4_mul(vs, out[2 * r + 1]);
+    if (keys == 8) {
+      wasm_v128_store(sr, lo);
+      wasm_v128_store(sr + 4, hi);
+    } else {  // the last, zero-padded panel: only its real keys are written
+      float tmp[8];
+      wasm_v128_store(tmp, lo);
+      wasm_v128_store(tmp + 4, hi);
+      std::memcpy(sr, tmp, keys * sizeof(float));
+    }
+  }
 }
 
 }  // namespace
 
-void qk_scores_f32__wasmsimd_2x4(const float* q, const float* k, std::size_t n, std::size_t m,
-                                 std::size_t d, float scale, float* s) {
-  const std::size_t m4 = m - m % 4;
-  std::size_t i = 0;
-  for (; i + 2 <= n; i += 2) {
-    const float* q0 = q + i * d;
-    for (std::size_t j = 0; j < m4; j += 4)
-      tile<2>(q0, q0 + d, k + j * d, d, scale, s + i * m + j, s + (i + 1) * m + j);
-    for (std::size_t j = m4; j < m; ++j) {
-      s[i * m + j] = scale * dot_f32__wasmsimd_acc4(q0, k + j * d, d);
-      s[(i + 1) * m + j] = scale * dot_f32__wasmsimd_acc4(q0 + d, k + j * d, d);
+const float* pack_key_panels(const float* k, std::size_t m, std::size_t d) {
+  thread_local AlignedFloats buffer;  // panel loads never straddle a cache line
+  const std::size_t panels = (m + 7) / 8;
+  if (buffer.size() < panels * 8 * d) buffer.resize(panels * 8 * d);
+  for (std::size_t j = 0; j < m; j += 8) {
+    float* out = buffer.data() + j * d;
+    if (j + 8 <= m) {
+      pack_full_panel(k + j * d, d, out);
+    } else {
+      for (std::size_t p = 0; p < d; ++p)
+        for (std::size_t c = 0; c < 8; ++c) out[8 * p + c] = j + c < m ? k[(j + c) * d + p] : 0.0f;
     }
   }
-  if (i < n) {  // odd n: the last row alone
-    const float* q0 = q + i * d;
-    for (std::size_t j = 0; j < m4; j += 4) tile<1>(q0, q0, k + j * d, d, scale, s + i * m + j, nullptr);
-    for (std::size_t j = m4; j < m; ++j) s[i * m + j] = scale * dot_f32__wasmsimd_acc4(q0, k + j * d, d);
+  return buffer.data();
+}
+
+void score_rows_from_panels(const float* q, std::size_t rows, const float* panels, std::size_t m,
+                            std::size_t d, float scale, float* s, std::size_t lds) {
+  for (std::size_t j = 0; j < m; j += 8) {
+    const float* panel = panels + j * d;
+    const std::size_t keys = std::min<std::size_t>(8, m - j);
+    switch (rows) {
+      case 4: tile<4>(q, d, panel, scale, s + j, lds, keys); break;
+      case 3: tile<3>(q, d, panel, scale, s + j, lds, keys); break;
+      case 2: tile<2>(q, d, panel, scale, s + j, lds, keys); break;
+      default: tile<1>(q, d, panel, scale, s + j, lds, keys); break;
+    }
   }
+}
+
+}  // namespace simd
+
+void qk_scores_f32__wasmsimd_4x8(const float* q, const float* k, std::size_t n, std::size_t m,
+                                 std::size_t d, float scale, float* s) {
+  const float* panels = simd::pack_key_panels(k, m, d);
+  for (std::size_t i = 0; i < n; i += 4)
+    simd::score_rows_from_panels(q + i * d, std::min<std::size_t>(4, n - i), panels, m, d, scale, s + i * m, m);
 }
 
 }  // namespace attn

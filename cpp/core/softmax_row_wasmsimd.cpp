@@ -8,24 +8,33 @@ namespace attn {
 
 namespace {
 
-// exp_f32_nonpositive, four lanes at a time (see softmax_row.h).
+// exp_f32_nonpositive, four lanes at a time, the same operations in the same
+// order (so the same bits in every lane).
 inline v128_t exp4_nonpositive(v128_t x) {
-  const v128_t underflow = wasm_f32x4_lt(x, wasm_f32x4_splat(-87.33654f));
-  const v128_t n = wasm_f32x4_nearest(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504f)));
+  x = wasm_f32x4_pmax(wasm_f32x4_splat(-88.0f), x);  // -88 < x ? x : -88, so NaN -> -88
+  // n = nearbyint(x·log2 e) by the 1.5·2^23 trick: adding it rounds to nearest
+  // even (as nearbyint does) and leaves n in the low mantissa bits. V8 turns
+  // f32x4.nearest + i32x4.trunc_sat_f32x4_s into a dozen x64 instructions; this
+  // is one add and one subtract.
+  const v128_t magic = wasm_f32x4_splat(12582912.0f);
+  const v128_t t = wasm_f32x4_add(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504f)), magic);
+  const v128_t n = wasm_f32x4_sub(t, magic);
   v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
   r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
-  v128_t p = wasm_f32x4_splat(1.9875691500e-4f);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.3981999507e-3f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(8.3334519073e-3f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(4.1665795894e-2f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.6666665459e-1f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(5.0000001201e-1f));
-  const v128_t y = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), r),
-                                  wasm_f32x4_splat(1.0f));
-  // n in [-126, 0] here, so n + 127 is a valid biased exponent.
-  const v128_t bits = wasm_i32x4_shl(
-      wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
-  return wasm_v128_andnot(wasm_f32x4_mul(y, bits), underflow);
+  const v128_t r2 = wasm_f32x4_mul(r, r);
+  const v128_t r4 = wasm_f32x4_mul(r2, r2);
+  const v128_t pa = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(1.9875691500e-4f), r),
+                                   wasm_f32x4_splat(1.3981999507e-3f));
+  const v128_t pb = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(8.3334519073e-3f), r),
+                                   wasm_f32x4_splat(4.1665795894e-2f));
+  const v128_t pc = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(1.6666665459e-1f), r),
+                                   wasm_f32x4_splat(5.0000001201e-1f));
+  const v128_t p = wasm_f32x4_add(wasm_f32x4_mul(pa, r4), wasm_f32x4_add(wasm_f32x4_mul(pb, r2), pc));
+  const v128_t y = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(p, r2), r), wasm_f32x4_splat(1.0f));
+  // t's bits are 0x4B400000 + n; shifted left by 23 the constant part drops
+  // out, leaving (n + 127) << 23 = 2^n (n in [-127, 0]; -127 gives 0.0f).
+  const v128_t bits = wasm_i32x4_shl(wasm_i32x4_add(t, wasm_i32x4_splat(127)), 23);
+  return wasm_f32x4_mul(y, bits);
 }
 
 }  // namespace
@@ -37,24 +46,18 @@ void softmax_row_f32__wasmsimd(float* x, std::size_t n) {
   for (; i + 4 <= n; i += 4) vmax = wasm_f32x4_pmax(vmax, wasm_v128_load(x + i));
   float mx = simd::hmax(vmax);
   for (; i < n; ++i) mx = x[i] > mx ? x[i] : mx;
-  // 2. x = exp(x - max), summed in two accumulators
+  // 2. x = exp(x - max), summed. One vector per iteration: with two in
+  // flight the polynomial's constants no longer fit V8's 16 registers and
+  // spill to the stack (measured slower).
   const v128_t vm = wasm_f32x4_splat(mx);
-  v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0;
+  v128_t s0 = wasm_f32x4_splat(0.0f);
   i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const v128_t e0 = exp4_nonpositive(wasm_f32x4_sub(wasm_v128_load(x + i), vm));
-    const v128_t e1 = exp4_nonpositive(wasm_f32x4_sub(wasm_v128_load(x + i + 4), vm));
-    wasm_v128_store(x + i, e0);
-    wasm_v128_store(x + i + 4, e1);
-    s0 = wasm_f32x4_add(s0, e0);
-    s1 = wasm_f32x4_add(s1, e1);
-  }
   for (; i + 4 <= n; i += 4) {
     const v128_t e0 = exp4_nonpositive(wasm_f32x4_sub(wasm_v128_load(x + i), vm));
     wasm_v128_store(x + i, e0);
     s0 = wasm_f32x4_add(s0, e0);
   }
-  float sum = simd::hsum(wasm_f32x4_add(s0, s1));
+  float sum = simd::hsum(s0);
   for (; i < n; ++i) {
     x[i] = exp_f32_nonpositive(x[i] - mx);
     sum += x[i];

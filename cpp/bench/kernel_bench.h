@@ -10,9 +10,10 @@ namespace attn::bench {
 
 struct Case {
   // "dot", "qk" (scores Q·Kᵀ), "attention" (softmax(QKᵀ/√d)V), or "train": one
-  // training step of the lab's default configuration (TrainConfig{}), timed in steps.
+  // training step of the lab's default configuration (TrainConfig{}), timed in steps;
+  // or "peak": n rounds of register-only multiply-adds (mul_add_peak.h).
   std::string kernel;
-  std::size_t n = 0;   // dot: length; qk/attention: queries = keys
+  std::size_t n = 0;   // dot: length; qk/attention: queries = keys; peak: rounds
   std::size_t d = 0;   // qk/attention: d_k = d_v
 };
 

@@ -1,5 +1,5 @@
 // The benchmarks cannot rot: one smoke run of every benchmark (each case once,
-// small sizes) in all four columns. Speed itself is never asserted.
+// small sizes) in all four columns, and the multiply-add peak. Speed itself is never asserted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -9,7 +9,8 @@ import { ROOT } from './paths.mjs';
 test('scripts/bench.mjs --smoke measures every case in every column', () => {
   const out = execFileSync('node', ['--no-liftoff', path.join(ROOT, 'scripts/bench.mjs'), '--smoke', '--json'],
     { encoding: 'utf8', timeout: 120_000 });
-  const { rows } = JSON.parse(out);
+  const { rows, peak } = JSON.parse(out);
+  assert.ok(Number.isFinite(peak.median) && peak.median > 0, `peak: ${peak.median}`);
   assert.deepEqual(rows.map((r) => r.kernel).sort(), ['attention', 'dot', 'qk', 'train']);
   for (const r of rows)
     for (const col of ['native_scalar', 'native_eigen', 'wasm_scalar', 'wasm_simd']) {
@@ -24,6 +25,7 @@ test('the benchmark table prints one row per case', () => {
     { encoding: 'utf8', timeout: 120_000 });
   const lines = out.trim().split('\n');
   assert.match(lines[0], /GFLOP\/s/);
-  assert.match(lines[1], /native scalar .* native Eigen .* wasm scalar .* wasm SIMD/);
-  assert.equal(lines.length, 3 + 4);
+  assert.match(lines[1], /native scalar .* native Eigen .* wasm scalar .* wasm SIMD .* of peak/);
+  assert.equal(lines.length, 3 + 4 + 1);
+  assert.match(lines.at(-1), /^of peak: wasm SIMD divided by [0-9.]+ GFLOP\/s/);
 });

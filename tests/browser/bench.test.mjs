@@ -29,10 +29,12 @@ test('bench.html measures every case in the scalar and SIMD builds', { timeout: 
   const rows = await page.$$eval('#bench-table tbody tr', (trs) => trs.map((tr) =>
     Array.from(tr.children, (c) => c.textContent.trim())));
   assert.equal(rows.length, 13, 'the full grid: 4 dot sizes, 4 Q·Kᵀ and 4 attention shapes, a training step');
-  for (const [work, scalar, simd, ratio] of rows) {
+  for (const [work, scalar, simd, ratio, ofPeak] of rows) {
     assert.match(scalar, /^\d+\.\d\d ±\d+%$/, `${work} scalar`);
     assert.match(simd, /^\d+\.\d\d ±\d+%$/, `${work} SIMD`);
     assert.match(ratio, /^\d+\.\d×$/, `${work} ratio`);
+    assert.match(ofPeak, /steps/.test(work) ? /^–$/ : /^\d+%$/, `${work} of peak`);
   }
+  assert.match(await page.textContent('#bench-peak'), /^Peak: the SIMD128 build does \d+\.\d\d GFLOP\/s/);
   assert.deepEqual(browser.problems, []);
 });

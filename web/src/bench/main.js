@@ -13,6 +13,7 @@ const samples = h('input', { id: 'bench-samples', type: 'number', min: 3, max: 9
 const runButton = h('button', { type: 'button', id: 'bench-run', text: s('run') });
 const status = h('p', { id: 'bench-status', role: 'status', 'aria-live': 'polite' });
 const table = h('table', { id: 'bench-table', class: 'data-table' });
+const peakNote = h('p', { id: 'bench-peak' });
 document.title = s('title');
 root.replaceChildren(
   h('h1', { text: s('title') }),
@@ -20,6 +21,7 @@ root.replaceChildren(
   h('div', { class: 'controls' }, h('label', { for: samples.id, text: s('samples') }), samples, runButton),
   status,
   h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'bench-caption' }, table),
+  peakNote,
   h('p', {}, h('a', { href: './index.html', text: s('back') })),
 );
 
@@ -31,7 +33,14 @@ function run() {
   let cases = [];
   let builds = [];
   let done = 0;
+  let peak = null;
   const cells = new Map(); // `${build}:${index}` -> {median, spread}
+  // SIMD cell / the SIMD build's multiply-add peak; the training step (steps/s) has none.
+  const fillOfPeak = (i) => {
+    const b = cells.get(`simd:${i}`);
+    if (!peak || !b) return;
+    cellEl('peak', i).textContent = cases[i].kernel === 'train' ? '–' : `${(100 * b.median / peak.median).toFixed(0)}%`;
+  };
   const cellEl = (build, i) => table.querySelector(`[data-build="${build}"][data-row="${i}"]`);
   worker.onmessage = ({ data }) => {
     if (data.type === 'plan') {
@@ -40,12 +49,18 @@ function run() {
       table.replaceChildren(
         h('caption', { id: 'bench-caption', text: s('caption') }),
         h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: s('work') }),
-          cols.map((c) => h('th', { scope: 'col', text: s(c) })), h('th', { scope: 'col', text: s('ratio') }))),
+          cols.map((c) => h('th', { scope: 'col', text: s(c) })), h('th', { scope: 'col', text: s('ratio') }),
+          h('th', { scope: 'col', text: s('ofPeak') }))),
         h('tbody', {}, cases.map((c, i) => h('tr', {}, h('th', { scope: 'row', text: caseName(c) }),
           cols.map((b) => h('td', { dataset: { build: b, row: i }, text: '…' })),
-          h('td', { dataset: { build: 'ratio', row: i }, text: '…' })))),
+          ['ratio', 'peak'].map((b) => h('td', { dataset: { build: b, row: i },
+            text: builds.includes('simd') ? '…' : '–' }))))),
       );
+      peakNote.textContent = '';
       if (!builds.includes('simd')) status.textContent = s('noSimd');
+    } else if (data.type === 'peak') {
+      peak = data;
+      peakNote.textContent = s('peak', { rate: data.median.toFixed(2), spread: (100 * data.spread).toFixed(0) });
     } else if (data.type === 'cell') {
       done++;
       cells.set(`${data.build}:${data.index}`, data);
@@ -53,6 +68,7 @@ function run() {
         `${data.median.toFixed(2)} ±${(100 * data.spread).toFixed(0)}%`;
       const a = cells.get(`scalar:${data.index}`), b = cells.get(`simd:${data.index}`);
       if (a && b) cellEl('ratio', data.index).textContent = `${(b.median / a.median).toFixed(1)}×`;
+      fillOfPeak(data.index);
       status.textContent = s('running', { done, total: cases.length * builds.length });
     } else {
       status.textContent = data.type === 'done' ? s('done', { total: done }) : data.message;

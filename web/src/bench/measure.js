@@ -24,6 +24,10 @@ export function measureCase(M, c, { samples = 15, warmup = 3, minSeconds = 0.02 
   });
 }
 
+// The ceiling the SIMD cells are divided by: rounds of f32x4 multiplies and
+// adds in independent chains, from registers, no loads (cpp/bench/mul_add_peak.h).
+export const PEAK_CASE = { kernel: 'peak', n: 100000, d: 0 };
+
 // Median and half the inter-quartile range relative to it.
 export function summarize(gflops) {
   const s = [...gflops].sort((a, b) => a - b);

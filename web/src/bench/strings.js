@@ -15,6 +15,8 @@ const STRINGS = {
     scalar: 'wasm scalar',
     simd: 'wasm SIMD128',
     ratio: 'SIMD / scalar',
+    ofPeak: 'SIMD of peak',
+    peak: 'Peak: the SIMD128 build does {rate} GFLOP/s (±{spread}%) of f32x4 multiplies and adds in independent chains, from registers with no loads, in this browser; the last column divides each SIMD cell by it. Kernels load their operands from memory, and on many CPUs each load takes an issue slot the arithmetic would otherwise use.',
     back: 'Back to the explanation',
   },
   zh: {
@@ -30,6 +32,8 @@ const STRINGS = {
     scalar: 'wasm 标量',
     simd: 'wasm SIMD128',
     ratio: 'SIMD / 标量',
+    ofPeak: 'SIMD 占峰值',
+    peak: '峰值：在本浏览器中，SIMD128 版在彼此独立的链上从寄存器做 f32x4 乘法与加法（不读内存），速度为 {rate} GFLOP/s（±{spread}%）；最后一列是每个 SIMD 格除以这个峰值。实际计算核心要从内存读取操作数，而在许多 CPU 上每次读取都会占用本可用于运算的发射槽。',
     back: '返回讲解页',
   },
 };

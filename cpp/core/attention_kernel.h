@@ -18,8 +18,8 @@ void attention_f32__scalar(const float* q, const float* k, const float* v, Atten
 #if defined(__wasm_simd128__)
 // K transposed into key panels once per call; then four query rows at a time,
 // so their scores (4 x m floats) stay in L1 between the three passes: 4x8
-// score tiles, vector exp softmax, and W·V with 2 rows x 16 columns = 8 f32x4
-// accumulators held across all m keys.
+// score tiles, vector exp softmax, and W·V with 4 rows x 8 columns = 8 f32x4
+// accumulators held across all m keys (V read once per 4 rows).
 void attention_f32__wasmsimd(const float* q, const float* k, const float* v, AttentionDims s,
                              float scale, float* w, float* o);
 #endif

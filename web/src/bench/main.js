@@ -61,6 +61,7 @@ function run() {
     } else if (data.type === 'peak') {
       peak = data;
       peakNote.textContent = s('peak', { rate: data.median.toFixed(2), spread: (100 * data.spread).toFixed(0) });
+      cases.forEach((_, i) => fillOfPeak(i));
     } else if (data.type === 'cell') {
       done++;
       cells.set(`${data.build}:${data.index}`, data);

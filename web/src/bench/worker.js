@@ -1,9 +1,10 @@
 // Benchmark worker: loads BOTH core builds (scalar, and SIMD128 where the
 // browser has it) and measures every case of the grid in each, posting a
 // message per finished cell, so the page stays responsive and shows progress.
-// Request: {samples}. Messages: {type:'plan', cases, builds}, {type:'peak', ...}
-// (the SIMD build's multiply-add rate from registers, first), {type:'cell', ...},
-// {type:'done'} or {type:'error', message}.
+// Request: {samples}. Messages: {type:'plan', cases, builds}, {type:'cell', ...},
+// {type:'peak', ...} (the SIMD build's multiply-add rate from registers, measured
+// last, when the browser has finished compiling the modules), {type:'done'} or
+// {type:'error', message}.
 import { simd } from 'wasm-feature-detect';
 import { measureCase, summarize, PEAK_CASE } from './measure.js';
 
@@ -21,15 +22,15 @@ self.onmessage = async ({ data }) => {
     for (const b of builds) modules[b] = await load(b);
     const cases = JSON.parse(modules.scalar.benchCasesJson(false));
     self.postMessage({ type: 'plan', cases, builds });
-    if (modules.simd) {
-      const peak = measureCase(modules.simd, PEAK_CASE, { samples: data.samples });
-      self.postMessage({ type: 'peak', ...summarize(peak) });
-    }
     for (const b of builds) {
       for (let i = 0; i < cases.length; i++) {
         const gflops = measureCase(modules[b], cases[i], { samples: data.samples });
         self.postMessage({ type: 'cell', build: b, index: i, ...summarize(gflops) });
       }
+    }
+    if (modules.simd) {
+      const peak = measureCase(modules.simd, PEAK_CASE, { samples: data.samples });
+      self.postMessage({ type: 'peak', ...summarize(peak) });
     }
     self.postMessage({ type: 'done' });
   } catch (e) {

@@ -142,7 +142,8 @@ TEST_CASE("SIMD128: softmax_row_f32__wasmsimd agrees with its scalar twin", "[so
   // The same exp in every lane; only the order of the sum differs, so each
   // probability differs by at most the rounding of a length-n float sum.
   oracle::TestData rng(0x50f7);
-  for (std::size_t n : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 1000}) {
+  // 256: the chunk the SIMD exp runs its two passes over.
+  for (std::size_t n : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 255, 256, 257, 260, 1000}) {
     for (double spread : {0.1, 5.0, 60.0, 200.0}) {
       // The row starts one float into its buffer (unaligned), a guard after it.
       std::vector<float> simd = rng.floats(n + 1, -spread, spread), scalar = simd;

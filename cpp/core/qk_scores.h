@@ -13,7 +13,7 @@ void qk_scores_f32__scalar(const float* q, const float* k, std::size_t n, std::s
 #if defined(__wasm_simd128__)
 // Register tiles of 4 query rows x 8 keys: K is first transposed into panels of
 // 8 keys (key_panels_wasm.h); each step loads element p of 8 keys (2 vectors)
-// and broadcasts q[r][p] for 4 rows: 6 loads feed 16 multiply-adds, and each
+// and broadcasts q[r][p] for 4 rows: 6 loads feed 8 f32x4 multiply-adds, and each
 // score's sum runs over p in order, so the result equals the scalar twin's bit
 // for bit. No horizontal sums (a 2x4 dot-product tile spent ~10% on them at d = 64).
 void qk_scores_f32__wasmsimd_4x8(const float* q, const float* k, std::size_t n, std::size_t m,

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "aligned_vector.h"
+#include "broadcast_tile_wasm.h"
 #include "key_panels_wasm.h"
 #include "simd_util_wasm.h"
 
@@ -47,44 +48,16 @@ void pack_full_panel(const float* k, std::size_t d, float* out) {
     for (std::size_t c = 0; c < 8; ++c) out[c] = k[c * d + p];
 }
 
-// One tile: R query rows x 8 keys = 2R f32x4 accumulators (8 for R = 4). Per
-// element p: 2 loads of the panel, R broadcasts of q[r][p], 2R multiply-adds;
-// 8 accumulators + 2 panel vectors + 1 broadcast + 1 product = 12 live v128,
-// inside V8's 16 xmm registers. No horizontal sums: lane c is key c's score.
+// One tile: R query rows x 8 keys (broadcast_tile_4x8 over the panel, whose
+// step p holds element p of the 8 keys). No horizontal sums: lane c is key c's score.
 template <int R>
 inline void tile(const float* q, std::size_t d, const float* panel, float scale, float* s, std::size_t lds,
                  std::size_t keys) {
-  const float* q0 = q;
-  const float* q1 = R > 1 ? q + d : q;
-  const float* q2 = R > 2 ? q + 2 * d : q;
-  const float* q3 = R > 3 ? q + 3 * d : q;
-  v128_t a0 = wasm_f32x4_splat(0.0f), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
-  for (std::size_t p = 0; p < d; ++p, panel += 8) {
-    const v128_t lo = wasm_v128_load(panel), hi = wasm_v128_load(panel + 4);
-    v128_t x = wasm_v128_load32_splat(q0 + p);
-    a0 = madd(a0, x, lo);
-    b0 = madd(b0, x, hi);
-    if (R > 1) {
-      x = wasm_v128_load32_splat(q1 + p);
-      a1 = madd(a1, x, lo);
-      b1 = madd(b1, x, hi);
-    }
-    if (R > 2) {
-      x = wasm_v128_load32_splat(q2 + p);
-      a2 = madd(a2, x, lo);
-      b2 = madd(b2, x, hi);
-    }
-    if (R > 3) {
-      x = wasm_v128_load32_splat(q3 + p);
-      a3 = madd(a3, x, lo);
-      b3 = madd(b3, x, hi);
-    }
-  }
+  const Tile4x8 acc = broadcast_tile_4x8<R>(q, d, panel, 8, d);
   const v128_t vs = wasm_f32x4_splat(scale);
-  const v128_t out[8] = {a0, b0, a1, b1, a2, b2, a3, b3};
   for (int r = 0; r < R; ++r) {
     float* sr = s + r * lds;
-    const v128_t lo = wasm_f32x4_mul(vs, out[2 * r]), hi = wasm_f32x4_mul(vs, out[2 * r + 1]);
+    const v128_t lo = wasm_f32x4_mul(vs, acc.lo[r]), hi = wasm_f32x4_mul(vs, acc.hi[r]);
     if (keys == 8) {
       wasm_v128_store(sr, lo);
       wasm_v128_store(sr + 4, hi);

@@ -129,6 +129,9 @@ inline AttentionRef attention(const std::vector<float>& q, const std::vector<flo
 }
 
 // ---------------------------------------------------------------------------
+// float's unit roundoff: one rounding of a float result is within u relative.
+constexpr double kFloatU = 0x1p-24;
+
 // Relative closeness with an explicit tolerance (Catch's Approx hides its
 // default epsilon; here every tolerance is visible at the call site).
 inline bool close_rel(double actual, double expected, double rel, double abs = 0.0) {

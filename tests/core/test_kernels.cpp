@@ -35,6 +35,8 @@ float from_bits(std::uint32_t b) {
   return x;
 }
 
+constexpr double kU = oracle::kFloatU;
+
 // A guard value after each output, to catch a write past its end.
 constexpr float kGuard = -12345.5f;
 
@@ -96,7 +98,7 @@ TEST_CASE("qk_scores_f32 matches a double oracle at tile and vector-width edges"
             }
             CAPTURE(i, j, s[i * m + j], want);
             // d float additions of terms up to mag: (d + 1) u relative to mag.
-            REQUIRE(std::fabs(s[i * m + j] - scale * want) <= (d + 2) * 6e-8 * scale * mag + 1e-30);
+            REQUIRE(std::fabs(s[i * m + j] - scale * want) <= (d + 2) * kU * scale * mag + 1e-30);
           }
         }
         REQUIRE(s[n * m] == kGuard);
@@ -156,11 +158,11 @@ TEST_CASE("SIMD128: softmax_row_f32__wasmsimd agrees with its scalar twin", "[so
       for (std::size_t i = 1; i <= n; ++i) {
         CAPTURE(i, simd[i], scalar[i]);
         REQUIRE(std::isfinite(simd[i]));
-        REQUIRE(std::fabs(simd[i] - scalar[i]) <= (n + 2) * 6e-8 * scalar[i] + kSubnormalStep);
+        REQUIRE(std::fabs(simd[i] - scalar[i]) <= (n + 2) * kU * scalar[i] + kSubnormalStep);
         if (n < 4) REQUIRE(simd[i] == scalar[i]);  // no vector step: the same order
         sum += simd[i];
       }
-      REQUIRE(std::fabs(sum - 1.0) <= (n + 2) * 6e-8);
+      REQUIRE(std::fabs(sum - 1.0) <= (n + 2) * kU);
     }
   }
 }
@@ -199,11 +201,11 @@ TEST_CASE("SIMD128: attention_f32__wasmsimd agrees with its scalar twin", "[atte
           // ulp per weight), and each output sums m weighted values of |v| <= 2.
           for (std::size_t i = 0; i < n * m; ++i) {
             CAPTURE(i);
-            REQUIRE(std::fabs(w_simd[i] - w_scalar[i]) <= (m + 2) * 6e-8 * w_scalar[i] + kSubnormalStep);
+            REQUIRE(std::fabs(w_simd[i] - w_scalar[i]) <= (m + 2) * kU * w_scalar[i] + kSubnormalStep);
           }
           for (std::size_t i = 0; i < n * dv; ++i) {
             CAPTURE(i, o_simd[i], o_scalar[i]);
-            REQUIRE(std::fabs(o_simd[i] - o_scalar[i]) <= 2.0 * (2 * m + 2) * 6e-8);
+            REQUIRE(std::fabs(o_simd[i] - o_scalar[i]) <= 2.0 * (2 * m + 2) * kU);
           }
         }
       }

@@ -14,7 +14,7 @@
 namespace {
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
-constexpr double kU = 0x1p-24;  // float unit roundoff
+constexpr double kU = oracle::kFloatU;
 
 // First-order relative error of a float softmax element, max subtracted:
 // u|z_i| for z_i = x_i - max, 6u for exp (the core's polynomial is within 2 ulp

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { measureCase, summarize as stats, caseName, PEAK_CASE } from '../web/src/bench/measure.js';
+import { measureCase, summarize as stats, caseName, isTraining, PEAK_CASE } from '../web/src/bench/measure.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -57,17 +57,23 @@ const peakCase = smoke ? { ...PEAK_CASE, n: 16 } : PEAK_CASE;
 const peak = stats(measureCase(await loadWasm('simd'), peakCase,
   { samples: SAMPLES, warmup: WARMUP, minSeconds: MIN_SECONDS }));
 
-// The training step has no Eigen column: its last ratio is wasm SIMD / native scalar.
+// The training steps have no Eigen column: their last ratio is wasm SIMD / native scalar.
 const table = [...rows.values()].map((r) => ({
   ...r,
   simd_over_scalar: r.wasm_simd.median / r.wasm_scalar.median,
   wasm_over_eigen: r.native_eigen ? r.wasm_simd.median / r.native_eigen.median : null,
   wasm_over_native: r.wasm_simd.median / r.native_scalar.median,
-  of_peak: r.kernel === 'train' ? null : r.wasm_simd.median / peak.median,
+  of_peak: isTraining(r) ? null : r.wasm_simd.median / peak.median,
 }));
 
+// Converged over fresh training steps per column, same run: a converged run
+// once met subnormal floats and ran several times slower.
+const fresh = table.find((r) => r.kernel === 'train'), conv = table.find((r) => r.kernel === 'train_converged');
+const converged_over_fresh = Object.fromEntries(['native_scalar', 'wasm_scalar', 'wasm_simd']
+  .map((col) => [col, conv[col].median / fresh[col].median]));
+
 if (asJson) {
-  console.log(JSON.stringify({ samples: SAMPLES, smoke, peak, rows: table }, null, 1));
+  console.log(JSON.stringify({ samples: SAMPLES, smoke, peak, rows: table, converged_over_fresh }, null, 1));
 } else {
   const cell = (s) => (s ? `${s.median.toFixed(2)} ±${(100 * s.spread).toFixed(0)}%` : '–');
   const head = ['work', 'native scalar', 'native Eigen', 'wasm scalar', 'wasm SIMD', 'SIMD/scalar', 'wasm/Eigen',
@@ -85,4 +91,6 @@ if (asJson) {
   lines.forEach((l) => console.log(fmt(l)));
   console.log(`of peak: wasm SIMD divided by ${peak.median.toFixed(2)} GFLOP/s (±${(100 * peak.spread).toFixed(0)}%), ` +
     'the rate of f32x4 multiplies and adds from registers (independent chains, no loads) in this run');
+  console.log(`training step, converged / fresh: ${Object.entries(converged_over_fresh)
+    .map(([col, r]) => `${col.replace('_', ' ')} ${r.toFixed(2)}×`).join(', ')}`);
 }

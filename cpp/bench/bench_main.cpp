@@ -33,8 +33,8 @@ void column(std::ostream& out, const char* name, double (*run)(const Case&, std:
       << "\",\"n\":" << c.n << ",\"d\":" << c.d << ",\"iters\":" << iters << ",\"gflops\":[";
   for (int i = 0; i < samples; ++i) {
     const double t = run(c, iters);
-    // "train" has no flop count: its rate is steps per second.
-    const double work = c.kernel == "train" ? 1e9 : flops(c);
+    // The training steps have no flop count: their rate is steps per second.
+    const double work = is_training_case(c) ? 1e9 : flops(c);
     out << (i ? "," : "") << work * static_cast<double>(iters) / t * 1e-9;
   }
   out << "]}";
@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
   std::cout << "[\n";
   for (const Case& c : bench_cases(smoke)) {
     column(std::cout, "native_scalar", run_seconds, c, samples, min_ms * 1e-3, first);
-    if (c.kernel != "train")  // Eigen has no training loop to compare with
+    if (!is_training_case(c))  // Eigen has no training loop to compare with
       column(std::cout, "native_eigen", eigen_run_seconds, c, samples, min_ms * 1e-3, first);
   }
   std::cout << "\n]\n";

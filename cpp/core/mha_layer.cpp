@@ -61,7 +61,8 @@ void mha_forward(const MhaDims& d, const MhaOptions& o, const MhaWeights<T>& w, 
       // 5. S[b,h,j] = q̂[b,h] · k̂[b,j,h] / divisor   (k̂ rows H·dk apart)
       ops::dots(qh + b * hk + h * d.dk, kh + b * T_ * hk + h * d.dk, hk, T_, d.dk, s);
       for (std::size_t j = 0; j < T_; ++j) s[j] *= inv;
-      // 6. A[b,h,:] = softmax(S[b,h,:])
+      // 6. A[b,h,:] = softmax(S[b,h,:])   (in float, never a subnormal weight:
+      //    softmax_row.h; keys a trained head ignores get exactly 0)
       for (std::size_t j = 0; j < T_; ++j) a[j] = s[j];
       ops::softmax_row(a, T_);
       // 7. U[b,h] = Σ_j A[b,h,j] V[b,j,h]    ([1 x T] · [T x dv], V's rows H·dv apart)
@@ -95,17 +96,27 @@ void mha_backward(const MhaDims& d, const MhaOptions& o, const MhaWeights<T>& w,
       // 7. U[b,h] = Σ_j A[b,h,j] V[b,j,h]:
       //    dA[b,h,j] = dU[b,h] · V[b,j,h];  dV[b,:,h] = A[b,h,:]ᵀ dU[b,h]  ([T x 1] · [1 x dv])
       ops::dots(du, vb, hv, T_, d.dv, da);
-      ops::matmul(ops::Strided<T>{a, 1, 1}, du, d.dv, buf.dv.data() + b * T_ * hv + h * d.dv, hv,
-                  T_, d.dv, 1, false);
+      T* dvb = buf.dv.data() + b * T_ * hv + h * d.dv;
+      ops::matmul(ops::Strided<T>{a, 1, 1}, du, d.dv, dvb, hv, T_, d.dv, 1, false);
       // 6. A = softmax(S):  dS = A ⊙ (dA − Σ_j A dA); the 1/divisor of pass 5 folded in
       T dot_ad = 0;
       for (std::size_t j = 0; j < T_; ++j) dot_ad += a[j] * da[j];
       for (std::size_t j = 0; j < T_; ++j) ds[j] = a[j] * (da[j] - dot_ad) * inv;
+      ops::flush_gradient(ds, 1, T_, T_);
       // 5. S = q̂·k̂/divisor:  dq̂[b,h] = Σ_j dS_j k̂[b,j,h];  dk̂[b,j,h] = dS_j q̂[b,h]
-      ops::matmul(ops::Strided<T>{ds, T_, 1}, kh + b * T_ * hk + h * d.dk, hk,
-                  dqh + b * hk + h * d.dk, hk, 1, d.dk, T_, false);
-      ops::matmul(ops::Strided<T>{ds, 1, 1}, qh + b * hk + h * d.dk, d.dk,
-                  dkh + b * T_ * hk + h * d.dk, hk, T_, d.dk, 1, false);
+      T* dqb = dqh + b * hk + h * d.dk;
+      T* dkb = dkh + b * T_ * hk + h * d.dk;
+      ops::matmul(ops::Strided<T>{ds, T_, 1}, kh + b * T_ * hk + h * d.dk, hk, dqb, hk, 1, d.dk,
+                  T_, false);
+      ops::matmul(ops::Strided<T>{ds, 1, 1}, qh + b * hk + h * d.dk, d.dk, dkb, hk, T_, d.dk, 1,
+                  false);
+      // Once a head has learned, dS of the keys it ignores is tiny, and so are
+      // their rows of dV and dK̂: entries below 2^-100 go to 0 while still in
+      // cache, before passes 1-4 multiply each by d_model inputs
+      // (kGradientFloor in flush_subnormals.h says why 2^-100).
+      ops::flush_gradient(dvb, T_, d.dv, hv);
+      ops::flush_gradient(dqb, 1, d.dk, hk);
+      ops::flush_gradient(dkb, T_, d.dk, hk);
     }
   }
   // 4. q̂ = LN_gq(q), K̂ = LN_gk(K):  dq, dK from dq̂, dK̂; dg_q, dg_k accumulate
@@ -114,6 +125,9 @@ void mha_backward(const MhaDims& d, const MhaOptions& o, const MhaWeights<T>& w,
                            buf.dqn.data(), buf.dq.data(), g.gq);
     qk_layer_norm_backward(buf.k.data(), B * T_, H, d.dk, w.gk, buf.k_mean.data(),
                            buf.k_rstd.data(), buf.dkn.data(), buf.dk.data(), g.gk);
+    // dK of an ignored key is tiny here too, before pass 1 multiplies it.
+    ops::flush_gradient(buf.dq.data(), B, hk, hk);
+    ops::flush_gradient(buf.dk.data(), B * T_, hk, hk);
   }
   // 3. q = X[:, qpos] W_Q + b_Q:  dW_Q += X_qᵀ dq, db_Q += Σ dq  (X is data: no dX)
   linear_backward(x + d.qpos * D, T_ * D, {B, D, hk}, w.wq, buf.dq.data(), g.wq, g.bq,

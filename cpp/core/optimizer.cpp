@@ -4,6 +4,7 @@
 #include <string>
 
 #include "argument_error.h"
+#include "flush_subnormals.h"
 
 namespace attn {
 
@@ -35,8 +36,14 @@ void Optimizer::update(float* params, const float* grads) {
   const float vscale = static_cast<float>(1.0 / std::sqrt(1.0 - std::pow(0.999, t)));
   for (std::size_t i = 0; i < size_; ++i) {
     const float g = grads[i];
-    m_[i] = b1 * m_[i] + (1.0f - b1) * g;
-    v_[i] = b2 * v_[i] + (1.0f - b2) * g * g;
+    // The moments are kept free of subnormals (flush_subnormals.h): once a
+    // weight's gradient is ~0, m decays by 0.9 a step and v by 0.999, and
+    // would sit below 2^-126 for every step after. g² goes into v only where
+    // (1−β2)·g·g is normal (|g| ≥ 2^-55); a smaller g² could not change the
+    // update anyway, as √v̂ ≤ 2^-55 is lost beside ε = 1e-8 ≈ 2^-26.6.
+    const float g2 = is_below(g, -55) ? 0.0f : (1.0f - b2) * g * g;
+    m_[i] = flush_subnormal(b1 * m_[i] + (1.0f - b1) * g);
+    v_[i] = flush_subnormal(b2 * v_[i] + g2);
     params[i] -= step * m_[i] / (std::sqrt(v_[i]) * vscale + eps);
   }
 }

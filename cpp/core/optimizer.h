@@ -25,6 +25,9 @@ class Optimizer {
   // One update of params [size] from grads [size].
   void update(float* params, const float* grads);
   std::uint64_t steps() const { return t_; }
+  // Adam's moments m and v, one per parameter (empty for SGD).
+  const std::vector<float>& first_moment() const { return m_; }
+  const std::vector<float>& second_moment() const { return v_; }
 
  private:
   OptimizerKind kind_;

@@ -8,17 +8,23 @@
 #include <cstdint>
 #include <cstring>
 
+#include "flush_subnormals.h"
+
 namespace attn {
+
+// The float nearest above ln(FLT_MIN): the least input whose exp is normal.
+inline constexpr float kExpFloor = -87.33654f;
 
 // exp(x) for x <= 0 (softmax's case after the max is subtracted): Cody-Waite
 // reduction x = n ln2 + r, |r| <= ln2/2, Cephes' degree-7 polynomial
 // evaluated by Estrin's scheme (three short chains instead of Horner's one
 // long one: the SIMD twin is bound by this latency), 2^n built in the exponent
-// bits. Within 1.01 ulp of std::exp down to -87.33 (tested); below, exp is
-// subnormal, and inputs under -88 (and NaN) are clamped to -88, where 2^n
-// becomes 0, so the result is exactly 0.
+// bits. Within 1.01 ulp of std::exp down to ln(FLT_MIN) = -87.3365 (tested).
+// Below it exp would be subnormal, and arithmetic on subnormals is 50-100x
+// slower on x86 (flush_subnormals.h): those inputs, and NaN, are clamped to
+// -88, where 2^n becomes 0, so the result is exactly 0, as under flush-to-zero.
 inline float exp_f32_nonpositive(float x) {
-  if (!(x >= -88.0f)) x = -88.0f;  // also maps NaN to -88 (so to 0); callers check inputs
+  if (!(x >= kExpFloor)) x = -88.0f;  // also maps NaN to -88 (so to 0); callers check inputs
   const float n = std::nearbyint(x * 1.44269504f);
   float r = x - n * 0.693359375f;  // ln2 split so n*hi is exact
   r = r - n * -2.12194440e-4f;
@@ -34,6 +40,9 @@ inline float exp_f32_nonpositive(float x) {
   return y * scale;
 }
 
+// Both twins return no subnormal weight: exp gives 0 or a normal number, and
+// a weight that scaling by 1/sum would make subnormal is flushed to 0, so the
+// W·V product after it never multiplies one.
 void softmax_row_f32__scalar(float* x, std::size_t n);
 
 #if defined(__wasm_simd128__)

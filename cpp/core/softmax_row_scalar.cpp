@@ -11,7 +11,7 @@ void softmax_row_f32__scalar(float* x, std::size_t n) {
     sum += x[i];
   }
   const float inv = 1.0f / sum;  // sum >= 1: the max element contributes exp(0) = 1
-  for (std::size_t i = 0; i < n; ++i) x[i] *= inv;
+  for (std::size_t i = 0; i < n; ++i) x[i] = flush_subnormal(x[i] * inv);
 }
 
 }  // namespace attn

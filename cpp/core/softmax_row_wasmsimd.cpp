@@ -19,7 +19,8 @@ struct Reduced {
 };
 
 inline Reduced exp4_reduce(v128_t x) {
-  x = wasm_f32x4_pmax(wasm_f32x4_splat(-88.0f), x);  // -88 < x ? x : -88, so NaN -> -88
+  // x >= kExpFloor ? x : -88, so NaN -> -88 and no subnormal result, as in the scalar exp
+  x = wasm_v128_bitselect(x, wasm_f32x4_splat(-88.0f), wasm_f32x4_ge(x, wasm_f32x4_splat(kExpFloor)));
   // n = nearbyint(x·log2 e) by the 1.5·2^23 trick: adding it rounds to nearest
   // even (as nearbyint does) and leaves n in the low mantissa bits. V8 turns
   // f32x4.nearest + i32x4.trunc_sat_f32x4_s into a dozen x64 instructions; this
@@ -83,12 +84,17 @@ void softmax_row_f32__wasmsimd(float* x, std::size_t n) {
     x[i] = exp_f32_nonpositive(x[i] - mx);
     sum += x[i];
   }
-  // 3. scale by 1 / sum
+  // 3. scale by 1 / sum, a subnormal weight to +0 (lanes whose exponent bits are 0)
   const float inv = 1.0f / sum;
   const v128_t vi = wasm_f32x4_splat(inv);
+  const v128_t exponent = wasm_i32x4_splat(0x7f800000);
   i = 0;
-  for (; i + 4 <= n; i += 4) wasm_v128_store(x + i, wasm_f32x4_mul(wasm_v128_load(x + i), vi));
-  for (; i < n; ++i) x[i] *= inv;
+  for (; i + 4 <= n; i += 4) {
+    const v128_t p = wasm_f32x4_mul(wasm_v128_load(x + i), vi);
+    const v128_t normal = wasm_i32x4_ne(wasm_v128_and(p, exponent), wasm_i32x4_splat(0));
+    wasm_v128_store(x + i, wasm_v128_and(p, normal));
+  }
+  for (; i < n; ++i) x[i] = flush_subnormal(x[i] * inv);
 }
 
 }  // namespace attn

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "flush_subnormals.h"
 #include "matmul.h"
 #include "softmax_row.h"
 
@@ -85,5 +86,13 @@ inline void softmax_row(double* x, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) sum += (x[i] = std::exp(x[i] - mx));
   for (std::size_t i = 0; i < n; ++i) x[i] /= sum;
 }
+
+// Gradient rows [rows x cols], row stride ld: in float, entries below 2^-100
+// to 0 (flush_subnormals.h, and mha_layer.cpp for why 2^-100); the double
+// reference keeps every bit, so the gradient checks see the exact derivative.
+inline void flush_gradient(float* x, std::size_t rows, std::size_t cols, std::size_t ld) {
+  for (std::size_t r = 0; r < rows; ++r) flush_below(x + r * ld, cols, kGradientFloor);
+}
+inline void flush_gradient(double*, std::size_t, std::size_t, std::size_t) {}
 
 }  // namespace attn::ops

@@ -93,6 +93,12 @@ class Trainer {
   // First step whose batch accuracy reached 0.9; 0 if none yet.
   std::size_t steps_to_90() const { return steps_to_90_; }
 
+  // The model after the last step, its activations and gradients from that
+  // step's forward and backward (before the update), and that step's batch.
+  const AttnModel<float>& model() const { return model_; }
+  const TaskBatch& last_batch() const { return batch_; }
+  const Optimizer& optimizer() const { return opt_; }
+
   // Loss and accuracy on `samples` held-out sequences: the same ones at every
   // call (a stream of their own), never used for training.
   EvalResult evaluate(std::size_t samples);

@@ -130,6 +130,12 @@ test('the default comparison: first points at once, growing curves, the end, exp
     const timeline = await page.getAttribute('#lab-status', 'data-timeline');
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
 
+    // Start is not pressed twice: it waits, disabled, while the runs go.
+    assert.equal(await page.isDisabled('#lab-start'), true);
+    // Each run shows its pace and the time left.
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('.lab-run-step'))
+      .some((e) => /\d+ steps\/s, about \d+ s left/.test(e.textContent)), null, { timeout: 60_000 });
+
     // Curves grow.
     const points = () => page.$eval('#lab-chart-loss', (f) => Number(f.dataset.points));
     const p0 = await points();
@@ -152,6 +158,12 @@ test('the default comparison: first points at once, growing curves, the end, exp
     assert.deepEqual(await stepsDone(page), [1500, 1500, 1500]);
     assert.deepEqual(await page.$$eval('.lab-run', (els) => els.map((e) => e.dataset.state)), ['done', 'done', 'done']);
     assert.equal(await page.$$eval('#lab-summary li', (li) => li.length), 3);
+    assert.match(await page.textContent('#lab-summary .lab-sum-time'),
+      /^The comparison took \d+\.\d s: 3 runs in \d workers, pauses not counted\.$/);
+    assert.equal(await page.isDisabled('#lab-start'), false, 'Start again, once done');
+    assert.equal(await page.textContent('#lab-start'), 'Start again');
+    assert.deepEqual(await page.$$eval('.lab-run-step', (els) => els.map((e) => e.textContent)),
+      Array(3).fill('step 1500 of 1500'), 'no pace once a run is done');
     const summary = await page.$$eval('#lab-summary li', (li) => li.map((x) => x.textContent));
     const results = await page.$$eval('.lab-run-result', (ps) => ps.map((p) => p.textContent));
     const draws = await page.evaluate(() => performance.getEntriesByName('lab:redraw').map((e) => e.duration));
@@ -223,10 +235,20 @@ test('the default comparison: first points at once, growing curves, the end, exp
 
 test('pause holds every run still, exports work mid-run, resume goes on, reset clears', { timeout: TIMEOUT }, async () => {
   const page = await open('lang=en&dk=64&steps=3000&div=sqrt,1&seed=7');
-  await page.click('#lab-start');
+  // A double click starts one comparison: the second click meets a disabled button.
+  await page.dblclick('#lab-start');
   await page.waitForFunction(() => Number(document.getElementById('lab-chart-loss')?.dataset.points) > 10, null, { timeout: 60_000 });
+  assert.equal(await page.$$eval('.lab-run', (r) => r.length), 2);
+  assert.equal(await page.isDisabled('#lab-start'), true);
+  // Enter in a field submits the form, which a running comparison refuses too.
+  await page.press('#lab-seed', 'Enter');
+  assert.equal(await page.$$eval('.lab-run', (r) => r.length), 2);
+  const before = await stepsDone(page);
+  await page.waitForTimeout(300);
+  assert.ok((await stepsDone(page)).every((n, i) => n >= before[i]), 'the runs went on, not restarted');
   await page.click('#lab-pause');
   await waitState(page, 'paused');
+  assert.equal(await page.isDisabled('#lab-start'), false, 'paused: Start again is offered');
   assert.equal(await page.textContent('#lab-pause'), 'Resume');
   const held = await stepsDone(page);  // 'paused': every worker has answered after its last batch
   await page.waitForTimeout(1500);

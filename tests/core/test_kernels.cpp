@@ -46,12 +46,16 @@ constexpr double kSubnormalStep = std::numeric_limits<float>::denorm_min();
 
 }  // namespace
 
-TEST_CASE("exp_f32_nonpositive is within 1.01 ulp of exp on [-87.33, 0], exactly 0 below -88",
+TEST_CASE("exp_f32_nonpositive is within 1.01 ulp of exp on [ln FLT_MIN, 0], exactly 0 below",
           "[softmax][exp]") {
-  // Every 101st float from -0 down to -87.33654 (about 11 million values).
+  // The floor is the least float whose exp is normal.
+  REQUIRE(std::exp(static_cast<double>(attn::kExpFloor)) >= std::numeric_limits<float>::min());
+  REQUIRE(std::exp(static_cast<double>(std::nextafter(attn::kExpFloor, -100.0f))) <
+          std::numeric_limits<float>::min());
+  // Every 101st float from -0 down to the floor (about 11 million values).
   const std::uint32_t lowest = [] {
     std::uint32_t b;
-    const float x = -87.33654f;
+    const float x = attn::kExpFloor;
     std::memcpy(&b, &x, sizeof b);
     return b;
   }();
@@ -67,15 +71,54 @@ TEST_CASE("exp_f32_nonpositive is within 1.01 ulp of exp on [-87.33, 0], exactly
 
   REQUIRE(attn::exp_f32_nonpositive(0.0f) == 1.0f);
   REQUIRE(attn::exp_f32_nonpositive(-0.0f) == 1.0f);
-  // Between -87.68 and -87.34 exp is subnormal: within 1 subnormal step.
-  for (float x : {-87.4f, -87.5f, -87.6f, -87.67f}) {
-    CAPTURE(x);
-    REQUIRE(ulps(attn::exp_f32_nonpositive(x), std::exp(static_cast<double>(x))) <= 1.0);
-  }
-  for (float x : {-87.7f, -88.0f, -100.0f, -1e30f, -std::numeric_limits<float>::infinity(),
+  REQUIRE(attn::exp_f32_nonpositive(attn::kExpFloor) >= std::numeric_limits<float>::min());
+  // Below the floor exp would be subnormal (slow on x86): exactly 0, as under
+  // flush-to-zero, and so down to -inf and for NaN.
+  for (float x : {std::nextafter(attn::kExpFloor, -100.0f), -87.4f, -87.5f, -87.6f, -87.67f,
+                  -87.7f, -88.0f, -100.0f, -1e30f, -std::numeric_limits<float>::infinity(),
                   std::numeric_limits<float>::quiet_NaN()}) {
     CAPTURE(x);
     REQUIRE(attn::exp_f32_nonpositive(x) == 0.0f);
+  }
+}
+
+TEST_CASE("softmax rows never return a subnormal weight", "[softmax][subnormal]") {
+  // Rows whose scores sit at every distance from the best, fine-grained around
+  // where exp(z) or exp(z)/sum falls below FLT_MIN, and with many ties at the
+  // top so 1/sum is small: every weight is 0 or normal, in both twins.
+  for (std::size_t top : {1, 3, 64, 300}) {
+    for (std::size_t n : {top + 1, top + 7, top + 260}) {
+      // The rest on an even grid over [-95, -75], the first one at -95 + 10/(n - top).
+      std::vector<float> x(n);
+      for (std::size_t i = 0; i < n; ++i)
+        x[i] = i < top ? 0.0f
+                       : static_cast<float>(-95.0 + 20.0 * (static_cast<double>(i - top) + 0.5) /
+                                                        static_cast<double>(n - top));
+      std::vector<float> scalar = x;
+      attn::softmax_row_f32__scalar(scalar.data(), n);
+      CAPTURE(top, n);
+      std::size_t zeros = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        CAPTURE(i, x[i], scalar[i]);
+        REQUIRE(std::fpclassify(scalar[i]) != FP_SUBNORMAL);
+        zeros += scalar[i] == 0.0f;
+        // A flushed weight was below FLT_MIN; any other is exp's value / sum.
+        const double want = std::exp(static_cast<double>(x[i])) / static_cast<double>(top);
+        if (scalar[i] == 0.0f) REQUIRE(want < 1.0001 * std::numeric_limits<float>::min());
+        else REQUIRE(std::fabs(scalar[i] - want) <= 4 * kU * want);
+      }
+      if (n >= top + 7) REQUIRE(zeros > 0);
+#if defined(__wasm_simd128__)
+      std::vector<float> simd = x;
+      attn::softmax_row_f32__wasmsimd(simd.data(), n);
+      for (std::size_t i = 0; i < n; ++i) {
+        CAPTURE(i, x[i], scalar[i], simd[i]);
+        REQUIRE(std::fpclassify(simd[i]) != FP_SUBNORMAL);
+        // The twins differ only in the order of the sum.
+        REQUIRE(std::fabs(simd[i] - scalar[i]) <= 2 * n * kU * scalar[i]);
+      }
+#endif
+    }
   }
 }
 

@@ -9,15 +9,17 @@ import { ROOT } from './paths.mjs';
 test('scripts/bench.mjs --smoke measures every case in every column', () => {
   const out = execFileSync('node', ['--no-liftoff', path.join(ROOT, 'scripts/bench.mjs'), '--smoke', '--json'],
     { encoding: 'utf8', timeout: 120_000 });
-  const { rows, peak } = JSON.parse(out);
+  const { rows, peak, converged_over_fresh: ratio } = JSON.parse(out);
   assert.ok(Number.isFinite(peak.median) && peak.median > 0, `peak: ${peak.median}`);
-  assert.deepEqual(rows.map((r) => r.kernel).sort(), ['attention', 'dot', 'qk', 'train']);
+  assert.deepEqual(rows.map((r) => r.kernel).sort(), ['attention', 'dot', 'qk', 'train', 'train_converged']);
   for (const r of rows)
     for (const col of ['native_scalar', 'native_eigen', 'wasm_scalar', 'wasm_simd']) {
-      if (r.kernel === 'train' && col === 'native_eigen') continue;  // no Eigen training loop
+      if (r.kernel.startsWith('train') && col === 'native_eigen') continue;  // no Eigen training loop
       assert.equal(r[col].samples, 1, `${r.kernel} ${col}`);
       assert.ok(Number.isFinite(r[col].median) && r[col].median > 0, `${r.kernel} ${col}: ${r[col].median}`);
     }
+  for (const col of ['native_scalar', 'wasm_scalar', 'wasm_simd'])
+    assert.ok(Number.isFinite(ratio[col]) && ratio[col] > 0, `converged / fresh, ${col}: ${ratio[col]}`);
 });
 
 test('the benchmark table prints one row per case', () => {
@@ -26,6 +28,7 @@ test('the benchmark table prints one row per case', () => {
   const lines = out.trim().split('\n');
   assert.match(lines[0], /GFLOP\/s/);
   assert.match(lines[1], /native scalar .* native Eigen .* wasm scalar .* wasm SIMD .* of peak/);
-  assert.equal(lines.length, 3 + 4 + 1);
-  assert.match(lines.at(-1), /^of peak: wasm SIMD divided by [0-9.]+ GFLOP\/s/);
+  assert.equal(lines.length, 3 + 5 + 2);
+  assert.match(lines.at(-2), /^of peak: wasm SIMD divided by [0-9.]+ GFLOP\/s/);
+  assert.match(lines.at(-1), /^training step, converged \/ fresh: native scalar [0-9.]+×, wasm scalar [0-9.]+×, wasm simd [0-9.]+×$/);
 });

@@ -4,7 +4,7 @@ import '../style.css';
 import './bench.css';
 import { applyDocument } from '../i18n.js';
 import { h } from '../dom.js';
-import { caseName } from './measure.js';
+import { caseName, isTraining } from './measure.js';
 import { s } from './strings.js';
 
 applyDocument();
@@ -35,11 +35,11 @@ function run() {
   let done = 0;
   let peak = null;
   const cells = new Map(); // `${build}:${index}` -> {median, spread}
-  // SIMD cell / the SIMD build's multiply-add peak; the training step (steps/s) has none.
+  // SIMD cell / the SIMD build's multiply-add peak; the training steps (steps/s) have none.
   const fillOfPeak = (i) => {
     const b = cells.get(`simd:${i}`);
     if (!peak || !b) return;
-    cellEl('peak', i).textContent = cases[i].kernel === 'train' ? '–' : `${(100 * b.median / peak.median).toFixed(0)}%`;
+    cellEl('peak', i).textContent = isTraining(cases[i]) ? '–' : `${(100 * b.median / peak.median).toFixed(0)}%`;
   };
   const cellEl = (build, i) => table.querySelector(`[data-build="${build}"][data-row="${i}"]`);
   worker.onmessage = ({ data }) => {

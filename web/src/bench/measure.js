@@ -3,7 +3,8 @@
 // sample takes at least minSeconds, run warm-up samples (V8 compiles a hot
 // wasm function again in its optimising tier), then take the samples.
 // M is a loaded core module; it times the kernel itself (benchRun). The rate is
-// GFLOP/s, except for "train" (one training step), whose rate is steps/s.
+// GFLOP/s, except for the training steps ("train" from a fresh start,
+// "train_converged" once the run has learned), whose rate is steps/s.
 
 export function measureCase(M, c, { samples = 15, warmup = 3, minSeconds = 0.02 } = {}) {
   const run = (iters) => {
@@ -20,7 +21,7 @@ export function measureCase(M, c, { samples = 15, warmup = 3, minSeconds = 0.02 
   for (let i = 0; i < warmup; i++) run(iters);
   return Array.from({ length: samples }, () => {
     const r = run(iters);
-    return c.kernel === 'train' ? iters / r.seconds : r.flops / r.seconds / 1e9;
+    return isTraining(c) ? iters / r.seconds : r.flops / r.seconds / 1e9;
   });
 }
 
@@ -36,8 +37,12 @@ export function summarize(gflops) {
   return { median, spread: median > 0 ? (q(0.75) - q(0.25)) / 2 / median : 0, samples: s.length };
 }
 
+/** The training steps are rated in steps per second and have no peak or Eigen cell. */
+export const isTraining = (c) => c.kernel === 'train' || c.kernel === 'train_converged';
+
 export function caseName(c) {
   if (c.kernel === 'dot') return `dot, n = ${c.n}`;
   if (c.kernel === 'train') return 'training step (steps/s)';
+  if (c.kernel === 'train_converged') return `training step after ${c.n} steps, converged (steps/s)`;
   return `${c.kernel === 'qk' ? 'Q·Kᵀ' : 'attention'}, ${c.n}×${c.d}`;
 }

@@ -4,7 +4,7 @@ import { getLang } from '../i18n.js';
 const STRINGS = {
   en: {
     title: 'How fast is the core in your browser?',
-    lede: 'This page runs the same benchmarks as scripts/bench.sh, in your browser, with both WebAssembly builds of the C++ core: the scalar build and the SIMD128 build. Each cell is the median GFLOP/s of repeated samples (± half the inter-quartile range); a multiply-add counts as 2 flops and attention as 4·n·m·d. The last row is one step of the training lab’s default configuration, in steps per second. Nothing leaves your browser.',
+    lede: 'This page runs the same benchmarks as scripts/bench.sh, in your browser, with both WebAssembly builds of the C++ core: the scalar build and the SIMD128 build. Each cell is the median GFLOP/s of repeated samples (± half the inter-quartile range); a multiply-add counts as 2 flops and attention as 4·n·m·d. The last two rows are one step of the training lab’s default configuration, in steps per second: from a fresh start, and once the run has learned (a converged run once ran several times slower, on subnormal floats). Nothing leaves your browser.',
     samples: 'Samples per cell',
     run: 'Run the benchmarks',
     running: 'Running… {done} of {total} cells',
@@ -21,7 +21,7 @@ const STRINGS = {
   },
   zh: {
     title: '计算核心在你的浏览器里有多快？',
-    lede: '本页在你的浏览器中运行与 scripts/bench.sh 相同的基准测试，分别使用 C++ 核心的两个 WebAssembly 构建：标量版与 SIMD128 版。每格是多次采样的 GFLOP/s 中位数（± 四分位距的一半）；一次乘加计为 2 次浮点运算，注意力计为 4·n·m·d。最后一行是训练实验默认配置的一个训练步，单位为每秒步数。数据不会离开你的浏览器。',
+    lede: '本页在你的浏览器中运行与 scripts/bench.sh 相同的基准测试，分别使用 C++ 核心的两个 WebAssembly 构建：标量版与 SIMD128 版。每格是多次采样的 GFLOP/s 中位数（± 四分位距的一半）；一次乘加计为 2 次浮点运算，注意力计为 4·n·m·d。最后两行是训练实验默认配置的一个训练步，单位为每秒步数：一行从头开始，一行在模型学会之后（收敛后的训练曾因次正规浮点数慢了好几倍）。数据不会离开你的浏览器。',
     samples: '每格采样次数',
     run: '运行基准测试',
     running: '运行中… 已完成 {done}/{total} 格',

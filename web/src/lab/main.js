@@ -309,6 +309,7 @@ function newRun(d, i) {
   const run = {
     ...d, index: i, runId: 0, columns: null, data: { step: [] }, init: null, divisorValue: 0, maps: [],
     stepsDone: 0, latest: null, finished: false, failed: null, eval: null, stepsTo90: 0, busyMs: 0, heat,
+    pace: [],  // [time, stepsDone] of the last few seconds: the run's rate as the reader waits for it
   };
   run.untrack = track(heat);
   run.card = buildCard(run);
@@ -345,7 +346,30 @@ function buildCard(run) {
   return c;
 }
 
+// Start is refused while a comparison is being checked or runs (Pause and
+// Reset act on it then); it comes back, as "Start again", when it is done,
+// paused or reset.
+let starting = false;
+function syncStart() {
+  const busy = starting || (cmp !== null && cmp.totalMs === null && !cmp.paused);
+  if (busy && document.activeElement === startButton) pauseButton.focus();
+  startButton.disabled = busy;
+  relabelButtons();
+}
+
 async function start(clickAt) {
+  if (starting || startButton.disabled) return;
+  starting = true;
+  syncStart();
+  try {
+    await startComparison(clickAt);
+  } finally {
+    starting = false;
+    syncStart();
+  }
+}
+
+async function startComparison(clickAt) {
   status.dataset.state = 'checking';
   status.textContent = s('status.checking');
   clearTimeout(validateTimer);
@@ -411,6 +435,7 @@ function handlersFor(run) {
       for (let i = 0; i < n; i++) for (let j = 0; j < cols.length; j++) run.data[cols[j]].push(m.rows[i * cols.length + j]);
       run.stepsDone = m.stepsDone;
       run.latest = m.latest;
+      notePace(run, m.stepsDone);
       run.busyMs = m.busyMs;
       if (m.map) run.maps.push(m.map);
       if (first) renderInit();  // the logit spread of step 1, measured before its update
@@ -444,6 +469,23 @@ function handlersFor(run) {
   };
 }
 
+// Wall-clock steps per second over the last PACE_MS (runs sharing a worker
+// share its time, so this is what the reader waits for, not the core's rate).
+const PACE_MS = 3000;
+function notePace(run, stepsDone) {
+  const now = performance.now();
+  run.pace.push([now, stepsDone]);
+  while (run.pace.length > 2 && now - run.pace[1][0] > PACE_MS) run.pace.shift();
+}
+
+function paceOf(run) {
+  if (run.pace.length < 2) return null;
+  const [t0, s0] = run.pace[0], [t1, s1] = run.pace.at(-1);
+  if (t1 - t0 < 200 || s1 <= s0) return null;
+  const rate = (1000 * (s1 - s0)) / (t1 - t0);
+  return { rate, left: (cmp.plan.steps - run.stepsDone) / rate };
+}
+
 function activeMs() {
   const now = performance.now();
   return now - cmp.clickAt - cmp.pausedMs - (cmp.pausedAt !== null ? now - cmp.pausedAt : 0);
@@ -455,6 +497,7 @@ function finishComparison() {
   pauseButton.disabled = true;
   status.dataset.state = 'done';
   setStatus('done');
+  syncStart();
   renderSummary();
 }
 
@@ -471,6 +514,8 @@ function togglePause() {
     cmp.pausedMs += performance.now() - cmp.pausedAt;
     cmp.pausedAt = null;
   }
+  for (const r of live) r.pace = [];  // a pause is no part of any run's pace
+  syncStart();
   status.dataset.state = cmp.paused ? 'pausing' : 'running';
   relabelButtons();
   if (!cmp.paused) setStatus('running');
@@ -513,6 +558,7 @@ function reset() {
   scrubOut.textContent = '';
   status.dataset.state = 'idle';
   relabelButtons();
+  syncStart();
   setStatus('reset');
 }
 
@@ -592,7 +638,9 @@ function col(run, name, i) {
 function renderRun(run) {
   const c = run.card;
   c.bar.value = run.stepsDone;
-  c.stepText.textContent = s('run.step', { done: int(run.stepsDone), total: int(cmp.plan.steps) });
+  const pace = run.finished || run.failed || cmp.paused ? null : paceOf(run);
+  c.stepText.textContent = s('run.step', { done: int(run.stepsDone), total: int(cmp.plan.steps) }) +
+    (pace ? ' · ' + s('run.pace', { rate: int(Math.round(pace.rate)), left: int(Math.ceil(pace.left)) }) : '');
   const L = run.latest;
   if (L && run.columns) {
     const at = (name) => L[run.columns.indexOf(name)];
@@ -744,7 +792,10 @@ function renderSummary() {
     h('h3', { text: s('sum.heading') }),
     h('p', { text: s('sum.setting', { dk: int(c.dk), heads: int(c.heads), opt: s(`opt.${c.optimizer}`), lr: num(c.lr, 3), steps: int(c.steps), seed: c.seed }) }),
     h('ul', {}, lines.map((t) => h('li', { text: t }))),
-    cmp.totalMs === null ? h('p', { class: 'hint', text: s('sum.partial') }) : h('p', { class: 'hint', text: s('sum.note') }));
+    ...(cmp.totalMs === null ? [h('p', { class: 'hint', text: s('sum.partial') })] : [
+      h('p', { class: 'lab-sum-time', text: s('sum.time', {
+        seconds: fixed(cmp.totalMs / 1000, 1), n: int(cmp.runs.length), workers: int(cmp.workers) }) }),
+      h('p', { class: 'hint', text: s('sum.note') })]));
 }
 
 // ---- exports ----

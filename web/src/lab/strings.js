@@ -113,6 +113,7 @@ const STRINGS = {
     'sum.reachedVs': '{label}: 90% first at step {step}, {ratio}× the steps √dₖ took; {acc}% on held-out sequences at the end.',
     'sum.never': '{label}: never reached 90% batch accuracy in {steps} steps; {acc}% on held-out sequences at the end (chance is 3.1%).',
     'sum.partial': 'Some runs are still training.',
+    'sum.time': 'The comparison took {seconds} s: {n} runs in {workers} workers, pauses not counted.',
     'sum.note': 'One seed and one learning rate: change them, and dₖ, before drawing a conclusion. The sweep below does that in bulk.',
 
     'maps.heading': 'Where the query looks, over training',
@@ -132,6 +133,7 @@ const STRINGS = {
 
     'run.progress': 'Progress of {label}',
     'run.step': 'step {done} of {total}',
+    'run.pace': '{rate} steps/s, about {left} s left',
     'run.readout': 'Step {step}: loss {loss}, batch accuracy {acc}%, attention entropy {entropy}, weight on the answer {correct}%.',
     'run.reached': '90% batch accuracy first at step {step}.',
     'run.never': 'Never reached 90% batch accuracy in {steps} steps.',
@@ -293,6 +295,7 @@ const STRINGS = {
     'sum.reachedVs': '{label}：在第 {step} 步首次达到 90%，是 √dₖ 所用步数的 {ratio} 倍；结束时留出序列上的准确率为 {acc}%。',
     'sum.never': '{label}：{steps} 步内批次准确率从未达到 90%；结束时留出序列上的准确率为 {acc}%（随机水平为 3.1%）。',
     'sum.partial': '部分运行仍在训练。',
+    'sum.time': '这次比较用时 {seconds} 秒：{n} 个运行，{workers} 个 worker，不计暂停。',
     'sum.note': '这只是一个种子和一个学习率：下结论前请改变它们以及 dₖ。下方的扫描会批量完成这些。',
 
     'maps.heading': '查询在训练中看向哪里',
@@ -312,6 +315,7 @@ const STRINGS = {
 
     'run.progress': '{label} 的进度',
     'run.step': '第 {done}/{total} 步',
+    'run.pace': '每秒 {rate} 步，约剩 {left} 秒',
     'run.readout': '第 {step} 步：损失 {loss}，批次准确率 {acc}%，注意力熵 {entropy}，答案位置上的权重 {correct}%。',
     'run.reached': '在第 {step} 步首次达到 90% 批次准确率。',
     'run.never': '{steps} 步内批次准确率从未达到 90%。',

@@ -167,6 +167,41 @@ TEST_CASE("softmax_stats deep saturation: two scores, gap 340..600, to 1e-9 rela
   for (double g : {340.0, 354.0, 360.0, 370.0, 400.0, 500.0, 600.0}) check_two_scores(g);
 }
 
+TEST_CASE("softmax_stats past ln(DBL_MIN): a loser's weight is 0, never subnormal", "[softmax][saturation][subnormal]") {
+  // exp(-g) leaves the normal doubles at g = 708.396...: from there a loser's
+  // weight is exactly 0 (a subnormal one would cost 50-100x per operation on
+  // x86), so the row is one-hot to double precision. Just above, the closed
+  // forms of the two-score row still hold.
+  check_two_scores(700.0);
+  check_two_scores(708.39);
+  for (double g : {708.3965, 709.0, 720.0, 745.0, 746.0, 1e4, 1e300}) {
+    for (std::size_t n : {2, 17}) {
+      std::vector<double> s(n, -g), p;
+      s[n / 2] = 0;
+      const auto st = run(s, 1.0, p);
+      CAPTURE(g, n);
+      require_all_finite(p, st);
+      for (std::size_t i = 0; i < n; ++i) REQUIRE(p[i] == (i == n / 2 ? 1.0 : 0.0));
+      REQUIRE(st.max_prob == 1.0);
+      REQUIRE(st.entropy == 0.0);
+      REQUIRE(st.jacobian_norm == 0.0);
+    }
+  }
+  // Many losers near the edge, some above and some below it: nothing subnormal.
+  std::vector<double> s(1000), p;
+  for (std::size_t i = 0; i < s.size(); ++i) s[i] = -700.0 - 0.02 * static_cast<double>(i);
+  s[0] = 0;
+  const auto st = run(s, 1.0, p);
+  require_all_finite(p, st);
+  std::size_t zeros = 0;
+  for (double x : p) {
+    REQUIRE(std::fpclassify(x) != FP_SUBNORMAL);
+    zeros += x == 0.0;
+  }
+  REQUIRE(zeros > 100);
+  REQUIRE(zeros < 900);
+}
+
 TEST_CASE("softmax_stats near one-hot with many small entries: 1e-9 relative", "[softmax][saturation]") {
   // Scores {0, -g, -g, ..., -g} (n-1 losers): with t = e^-g, p_l = t/(1+(n-1)t),
   // p_w = 1/(1+(n-1)t), ||J||_F^2 = p_w^2 (1-p_w)^2 + (n-1) p_l^2 (1-p_l)^2

@@ -5,15 +5,15 @@
 #include <memory>
 #include <vector>
 
-#include "aligned_vector.h"
-#include "argument_error.h"
-#include "attention_kernel.h"
-#include "check.h"
-#include "dot.h"
+#include "base/aligned_vector.h"
+#include "base/argument_checks.h"
+#include "base/argument_error.h"
+#include "base/rng.h"
+#include "kernels/attention_kernel.h"
+#include "kernels/dot.h"
+#include "kernels/qk_scores.h"
 #include "mul_add_peak.h"
-#include "qk_scores.h"
-#include "rng.h"
-#include "trainer.h"
+#include "train/trainer.h"
 
 namespace attn::bench {
 

@@ -6,12 +6,12 @@
 #include <ostream>
 
 #include "args.h"
-#include "divisor.h"
-#include "npy.h"
-#include "npz.h"
-#include "qk_check.h"
-#include "qk_samples.h"
-#include "size_limits.h"
+#include "base/divisor.h"
+#include "base/size_limits.h"
+#include "checker/io/npy.h"
+#include "checker/io/npz.h"
+#include "checker/report.h"
+#include "sample_qk.h"
 
 namespace attncli {
 

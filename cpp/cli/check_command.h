@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "qk_input.h"
+#include "checker/qk_input.h"
 
 namespace attncli {
 

@@ -11,13 +11,13 @@
 #include <sstream>
 
 #include "args.h"
-#include "attention.h"
-#include "divisor.h"
-#include "dot.h"
-#include "argument_error.h"
-#include "size_limits.h"
-#include "qk_sampler.h"
-#include "softmax.h"
+#include "base/argument_error.h"
+#include "base/divisor.h"
+#include "base/size_limits.h"
+#include "explain/attention.h"
+#include "explain/qk_sampler.h"
+#include "explain/softmax.h"
+#include "kernels/dot.h"
 
 namespace attncli {
 

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "args.h"
+#include "base/argument_error.h"
 #include "check_command.h"
 #include "commands.h"
 #include "train_commands.h"
-#include "argument_error.h"
 
 namespace {
 

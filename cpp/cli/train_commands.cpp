@@ -10,9 +10,9 @@
 #include <ostream>
 
 #include "args.h"
-#include "matmul.h"
-#include "train_config.h"
-#include "trainer.h"
+#include "kernels/matmul.h"
+#include "train/train_config.h"
+#include "train/trainer.h"
 
 namespace attncli {
 

@@ -12,21 +12,21 @@
 #include <memory>
 #include <string>
 
-#include "../core/attention.h"
-#include "../core/divisor.h"
-#include "../core/dot.h"
-#include "../core/argument_error.h"
-#include "../core/size_limits.h"
-#include "../core/qk_sampler.h"
-#include "../core/qk_check.h"
-#include "../core/qk_input.h"
-#include "../core/saturation.h"
-#include "../core/softmax.h"
-#include "../core/text.h"
-#include "../core/matmul.h"
-#include "../core/trainer.h"
 #include "../bench/bench_cases.h"
 #include "../bench/kernel_bench.h"
+#include "base/argument_error.h"
+#include "base/divisor.h"
+#include "base/size_limits.h"
+#include "base/text.h"
+#include "checker/qk_input.h"
+#include "checker/report.h"
+#include "explain/attention.h"
+#include "explain/qk_sampler.h"
+#include "explain/saturation.h"
+#include "explain/softmax.h"
+#include "kernels/dot.h"
+#include "kernels/matmul.h"
+#include "train/trainer.h"
 
 using namespace emscripten;
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "argument_error.h"
+#include "base/argument_error.h"
 
 namespace oracle {
 

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "args.h"
-#include "argument_error.h"
+#include "base/argument_error.h"
 #include "check_command.h"
-#include "npy.h"
-#include "npz.h"
+#include "checker/io/npy.h"
+#include "checker/io/npz.h"
 
 namespace {
 

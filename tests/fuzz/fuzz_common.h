@@ -6,9 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "divisor.h"
-#include "qk_check.h"
-#include "qk_input.h"
+#include "base/divisor.h"
+#include "checker/qk_input.h"
+#include "checker/report.h"
 
 namespace fuzz {
 

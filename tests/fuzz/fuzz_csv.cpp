@@ -1,8 +1,8 @@
 // libFuzzer target: the CSV reader on arbitrary bytes, as one file holding q
 // and k (rows named q/k) and as one plain matrix. Seeds: corpus/csv.
-#include "argument_error.h"
+#include "base/argument_error.h"
+#include "checker/io/csv_reader.h"
 #include "fuzz_common.h"
-#include "tensor_text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -1,8 +1,8 @@
 // libFuzzer target: the JSON reader on arbitrary bytes, as an object holding
 // q and k and as one bare array. Seeds: corpus/json.
-#include "argument_error.h"
+#include "base/argument_error.h"
+#include "checker/io/json_reader.h"
 #include "fuzz_common.h"
-#include "tensor_text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

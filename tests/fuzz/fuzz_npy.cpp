@@ -2,9 +2,9 @@
 // checked as both q and k. Seeds: corpus/npy (every bad .npy of issue #6).
 #include <vector>
 
-#include "argument_error.h"
+#include "base/argument_error.h"
+#include "checker/io/npy.h"
 #include "fuzz_common.h"
-#include "npy.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -1,7 +1,7 @@
 // libFuzzer target: the .npz (zip) reader on arbitrary bytes, looking up q and
 // k as the checker does. Seeds: corpus/npz (stored, deflated, unknown method,
 // truncated, damaged CRC, missing member).
-#include "argument_error.h"
+#include "base/argument_error.h"
 #include "fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,0 +1,68 @@
+#include "checker/io/tensor_file.h"
+
+#include <cmath>
+#include <limits>
+
+#include "base/format.h"
+#include "base/size_limits.h"
+
+namespace attn {
+
+std::size_t check_tensor_shape(const char* argument, const std::string& where,
+                               const std::vector<std::uint64_t>& shape) {
+  const std::string s = shape_text(shape);
+  const char* w = where.c_str();
+  if (shape.size() < 2 || shape.size() > 3)
+    fail_arg(argument, "%s: shape %s has %zu dimension%s: expected 2-D [n, d_k] or 3-D [heads, n, d_k]",
+             w, s.c_str(), shape.size(), shape.size() == 1 ? "" : "s");
+  for (std::uint64_t d : shape)
+    if (d == 0) fail_arg(argument, "%s: shape %s is empty: need at least one row and one column", w, s.c_str());
+  // The product in 64 bits, stopping as soon as it passes the limit.
+  std::uint64_t count = 1;
+  for (std::uint64_t d : shape) {
+    if (d > limits::kMaxCheckValues || count * d > limits::kMaxCheckValues) {
+      // In double: exact below 2^53 and never wraps (three 64-bit dimensions < 2^192).
+      double p = 1;
+      for (std::uint64_t x : shape) p *= static_cast<double>(x);
+      fail_arg(argument, "%s: shape %s holds %.17g values, more than the limit of %zu (heads·n·d_k)", w,
+               s.c_str(), p, limits::kMaxCheckValues);
+    }
+    count *= d;
+  }
+  const unsigned long long heads = shape.size() == 3 ? shape[0] : 1;
+  const unsigned long long rows = shape[shape.size() - 2], cols = shape.back();
+  if (heads > limits::kMaxCheckHeads)
+    fail_arg(argument, "%s: shape %s has %llu heads, more than the limit of %zu", w, s.c_str(), heads,
+             limits::kMaxCheckHeads);
+  if (rows > limits::kMaxSeqLen)
+    fail_arg(argument, "%s: shape %s has %llu rows, more than the limit of %zu", w, s.c_str(), rows,
+             limits::kMaxSeqLen);
+  if (cols > limits::kMaxDk)
+    fail_arg(argument, "%s: shape %s has d_k = %llu, more than the limit of %zu", w, s.c_str(), cols,
+             limits::kMaxDk);
+  return static_cast<std::size_t>(count);
+}
+
+std::string index_text(const std::vector<std::size_t>& shape, std::size_t flat) {
+  std::vector<std::size_t> idx(shape.size());
+  for (std::size_t i = shape.size(); i-- > 0;) {
+    idx[i] = shape[i] ? flat % shape[i] : 0;
+    flat = shape[i] ? flat / shape[i] : 0;
+  }
+  std::string s = "(";
+  for (std::size_t i = 0; i < idx.size(); ++i) s += (i ? ", " : "") + std::to_string(idx[i]);
+  return s + ")";
+}
+
+float checked_float(const char* argument, const std::string& where, double v,
+                    const std::vector<std::size_t>& shape, std::size_t flat) {
+  if (!std::isfinite(v))
+    fail_arg(argument, "%s: the value at %s is %g: q and k must hold finite numbers", where.c_str(),
+             index_text(shape, flat).c_str(), v);
+  if (std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max()))
+    fail_arg(argument, "%s: the value at %s is %g, outside the float32 range (about ±3.4e38)",
+             where.c_str(), index_text(shape, flat).c_str(), v);
+  return static_cast<float>(v);
+}
+
+}  // namespace attn

@@ -1,0 +1,60 @@
+// q and k from a user's files, in any of the formats the checker reads:
+//   one file holding both: .npz (numpy.savez(f, q=q, k=k)), a JSON object
+//     {"q": ..., "k": ...}, or a CSV whose rows start with q or k;
+//   two files, q first, then k: .npy, a bare JSON array or a plain CSV each.
+// Each tensor is [n, d_k] (one head) or [heads, n, d_k]; q and k must agree on
+// heads and d_k (n may differ: cross-attention). Every size is checked against
+// size_limits.h before the values are allocated.
+//
+// Sequences: a dump of a batch of S sequences stacks their rows, q [heads,
+// S·n_q', d_k] and k [heads, S·n_k', d_k]; each query then attends only to the
+// keys of its own sequence (block s of q against block s of k). S comes from
+// the options, or from an .npz array "sequences" holding one number (the
+// training lab's export writes it), else it is 1.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/io/tensor_file.h"
+
+namespace attn {
+
+enum class TensorFormat { Auto, Npy, Npz, Csv, Json };
+
+TensorFormat parse_format(std::string_view text);  // "auto", "npy", "npz", "csv" or "json"
+const char* format_name(TensorFormat f);
+// By the file name's extension (.npy, .npz, .csv/.tsv/.txt, .json); Auto otherwise.
+TensorFormat format_from_name(std::string_view file_name);
+// By the first bytes: \x93NUMPY, PK (zip), '{' or '[' (JSON), else CSV.
+TensorFormat sniff_format(const std::uint8_t* data, std::size_t size);
+
+struct QkTensors {
+  std::size_t heads = 0, n_q = 0, n_k = 0, dk = 0;
+  std::size_t sequences = 1;  // S: query block s attends to key block s only
+  std::vector<float> q, k;  // [heads, n_q, dk] and [heads, n_k, dk], row-major
+  TensorFormat format = TensorFormat::Auto;
+};
+
+struct QkOptions {
+  std::string q = "q", k = "k";  // npz arrays, JSON members, CSV row names
+  std::size_t sequences = 0;     // S; 0: the .npz's "sequences" array if any, else 1
+};
+
+// One file holding both q and k. `format` Auto sniffs the bytes.
+QkTensors load_qk(const std::uint8_t* data, std::size_t size, TensorFormat format,
+                  const QkOptions& options = {});
+
+// Two files: q, then k.
+QkTensors load_qk_pair(const std::uint8_t* q_data, std::size_t q_size, TensorFormat q_format,
+                       const std::uint8_t* k_data, std::size_t k_size, TensorFormat k_format,
+                       std::size_t sequences = 1);
+
+// Checks that the shapes agree, that S divides n_q and n_k with at least 2
+// keys a sequence, and that the work is within the limits.
+QkTensors make_qk(Tensor q, Tensor k, TensorFormat format, std::size_t sequences = 1);
+
+}  // namespace attn

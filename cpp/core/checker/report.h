@@ -1,0 +1,78 @@
+// The initialisation checkpoint, on a user's own q and k: per head, are the
+// entries near mean 0 and variance 1 (what dividing by √d_k assumes), how
+// spread are the logits q·k / c for the usual divisors c, and how peaked is
+// each softmax row? A verdict per head says whether attention will saturate.
+//
+// Shapes: H = heads, n_q queries and n_k keys per head, d_k their width, S
+// sequences; q [H, n_q, d_k], k [H, n_k, d_k] (qk_input.h). Every query row is
+// scored against every key row of its head and sequence: n_k/S keys (a full,
+// unmasked attention block per sequence; S = 1 for one sequence).
+//
+// Verdict rules, at the divisor c the model uses (√d_k unless told):
+//   saturated  more than half the softmax rows put more than 0.99 on one key;
+//   at risk    otherwise, if the logits q·k / c have standard deviation above 3,
+//              or more than 10% of rows are saturated, or the q or k entries
+//              have variance outside [0.5, 2];
+//   fine       otherwise.
+// The first rule that applies gives the reason. A trained model may attend
+// sharply on purpose: the rules are for a freshly initialised layer.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "base/divisor.h"
+#include "checker/qk_input.h"
+
+namespace attn {
+
+namespace check_rules {
+inline constexpr double kSaturatedMaxProb = 0.99;  // a row is saturated above this
+inline constexpr double kSaturatedShare = 0.5;     // head saturated: share of saturated rows above this
+inline constexpr double kRiskShare = 0.1;          // head at risk: share above this
+inline constexpr double kRiskLogitStd = 3.0;       // head at risk: std of q·k / c above this
+inline constexpr double kEntryVarLow = 0.5;        // head at risk: entry variance outside [low, high]
+inline constexpr double kEntryVarHigh = 2.0;
+}  // namespace check_rules
+
+enum class Verdict { Fine, AtRisk, Saturated };
+const char* verdict_name(Verdict v);  // "fine", "at_risk", "saturated"
+
+struct DivisorCheck {
+  std::string label;  // "sqrt", "1", "2", "dk" or the model's number
+  double value = 0;   // what q·k is divided by
+  double logit_std = 0;                      // std of q·k / value over all pairs
+  double entropy_mean = 0, entropy_min = 0;  // of the softmax rows, nats (uniform: ln(n_k/S))
+  double max_prob_mean = 0, max_prob_max = 0;
+  double saturated_share = 0;  // rows whose largest probability is above kSaturatedMaxProb
+};
+
+struct HeadCheck {
+  double q_mean = 0, q_var = 0, k_mean = 0, k_var = 0;  // over all entries (population variance)
+  double logit_mean = 0, logit_var = 0;  // raw q·k over all n_q·n_k/S scored pairs, before any divisor
+  double logit_row_var = 0;              // mean variance within a row (what softmax sees)
+  bool has_correlation = false;          // needs n_q == n_k and non-constant q, k
+  double correlation = 0;                // Pearson, over entries q[i][c] and k[i][c]
+  std::vector<DivisorCheck> divisors;    // √d_k, 1, 2, d_k, then the model's if not among them
+  Verdict verdict = Verdict::Fine;
+  std::string reason_code;  // "saturated_rows", "logit_std", "risk_rows", "entry_var_q", "entry_var_k", "ok"
+  std::string reason;       // one English sentence
+  double suggested_divisor = 0;  // √Var(q·k): brings Var(q·k / c) to 1; 0 if all logits are equal
+  std::vector<float> row_entropy, row_max_prob;  // at the model's divisor, one per query row
+};
+
+struct CheckReport {
+  std::size_t heads = 0, n_q = 0, n_k = 0, dk = 0, sequences = 1;
+  TensorFormat format = TensorFormat::Auto;
+  std::size_t model_divisor = 0;  // index into each head's divisors
+  std::vector<HeadCheck> head;
+};
+
+// Throws ArgumentError if the tensors break the limits or q·k overflows float.
+CheckReport check_qk(const QkTensors& t, const Divisor& model);
+
+// The report as one JSON object (the CLI prints it, the page parses it).
+std::string check_report_json(const CheckReport& r);
+
+}  // namespace attn

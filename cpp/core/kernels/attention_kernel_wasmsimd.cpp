@@ -1,0 +1,73 @@
+// Compiled only where the target has WASM SIMD128 (em++ -msimd128).
+#include "kernels/attention_kernel.h"
+
+#if defined(__wasm_simd128__)
+#include <algorithm>
+
+#include "kernels/broadcast_tile_wasm.h"
+#include "kernels/key_panels_wasm.h"
+#include "kernels/qk_scores.h"
+#include "kernels/simd_util_wasm.h"
+#include "kernels/softmax_row.h"
+
+namespace attn {
+
+using simd::madd;
+
+namespace {
+
+// o_r = sum_j w_r[j] v_j for R = 1 to 4 rows (w rows and o rows ldw, ldo apart).
+// 8 columns at a time with broadcast_tile_4x8 (step j: v_j's 8 columns, w_r[j]
+// broadcast), so V is read once for all R rows; each output sums over j in
+// order, as the scalar twin does.
+template <int R>
+void weighted_sum(const float* w, std::size_t ldw, const float* v, std::size_t m, std::size_t dv, float* o,
+                  std::size_t ldo) {
+  std::size_t c = 0;
+  for (; c + 8 <= dv; c += 8) {
+    const simd::Tile4x8 acc = simd::broadcast_tile_4x8<R>(w, ldw, v + c, dv, m);
+    for (int r = 0; r < R; ++r) {
+      wasm_v128_store(o + r * ldo + c, acc.lo[r]);
+      wasm_v128_store(o + r * ldo + c + 4, acc.hi[r]);
+    }
+  }
+  // Fewer than 8 columns left: 4 at a time, then one at a time.
+  for (; c + 4 <= dv; c += 4) {
+    v128_t a[4] = {wasm_f32x4_splat(0.0f), wasm_f32x4_splat(0.0f), wasm_f32x4_splat(0.0f), wasm_f32x4_splat(0.0f)};
+    for (std::size_t j = 0; j < m; ++j) {
+      const v128_t x = wasm_v128_load(v + j * dv + c);
+      for (int r = 0; r < R; ++r) a[r] = madd(a[r], wasm_v128_load32_splat(w + r * ldw + j), x);
+    }
+    for (int r = 0; r < R; ++r) wasm_v128_store(o + r * ldo + c, a[r]);
+  }
+  for (; c < dv; ++c) {
+    for (int r = 0; r < R; ++r) {
+      float a = 0.0f;
+      for (std::size_t j = 0; j < m; ++j) a += w[r * ldw + j] * v[j * dv + c];
+      o[r * ldo + c] = a;
+    }
+  }
+}
+
+}  // namespace
+
+void attention_f32__wasmsimd(const float* q, const float* k, const float* v, AttentionDims s,
+                             float scale, float* w, float* o) {
+  const float* panels = simd::pack_key_panels(k, s.m, s.dk);  // once for all rows
+  for (std::size_t i = 0; i < s.n; i += 4) {
+    const std::size_t rows = std::min<std::size_t>(4, s.n - i);
+    float* wi = w + i * s.m;
+    simd::score_rows_from_panels(q + i * s.dk, rows, panels, s.m, s.dk, scale, wi, s.m);
+    for (std::size_t r = 0; r < rows; ++r) softmax_row_f32__wasmsimd(wi + r * s.m, s.m);
+    float* oi = o + i * s.dv;
+    switch (rows) {
+      case 4: weighted_sum<4>(wi, s.m, v, s.m, s.dv, oi, s.dv); break;
+      case 3: weighted_sum<3>(wi, s.m, v, s.m, s.dv, oi, s.dv); break;
+      case 2: weighted_sum<2>(wi, s.m, v, s.m, s.dv, oi, s.dv); break;
+      default: weighted_sum<1>(wi, s.m, v, s.m, s.dv, oi, s.dv); break;
+    }
+  }
+}
+
+}  // namespace attn
+#endif

@@ -1,0 +1,74 @@
+#include "train/train_config.h"
+
+#include "base/argument_checks.h"
+#include "base/argument_error.h"
+#include "base/size_limits.h"
+#include "base/text.h"
+
+namespace attn {
+
+InitKind parse_init(std::string_view text) {
+  if (text == "xavier") return InitKind::Xavier;
+  if (text == "lecun") return InitKind::Lecun;
+  if (text == "normal") return InitKind::Normal;
+  throw ArgumentError("init", "init must be 'xavier', 'lecun' or 'normal', got '" +
+                                  std::string(text) + "'");
+}
+
+const char* init_name(InitKind k) {
+  switch (k) {
+    case InitKind::Xavier: return "xavier";
+    case InitKind::Lecun: return "lecun";
+    case InitKind::Normal: break;
+  }
+  return "normal";
+}
+
+void validate(const TrainConfig& c) {
+  namespace L = train_limits;
+  check_size("dk", c.dk, 1, L::kMaxDk);
+  check_size("heads", c.heads, 1, L::kMaxHeads);
+  check_size("d_model", c.d_model, 1, L::kMaxDModel);
+  check_size("dv", c.dv, 1, L::kMaxDk);
+  check_size("batch", c.batch, 1, L::kMaxBatch);
+  check_product("heads*dk", c.heads, c.dk, L::kMaxWidth);
+  check_product("heads*dv", c.heads, c.dv, L::kMaxWidth);
+  const std::size_t rows = c.batch * kTaskSeq;
+  check_product("batch*positions*heads*dk", rows, c.heads * c.dk, L::kMaxActivations);
+  check_product("batch*positions*heads*dv", rows, c.heads * c.dv, L::kMaxActivations);
+  check_product("d_model*heads*dk", c.d_model, c.heads * c.dk, L::kMaxParams);
+  if (!(c.lr > 0.0 && c.lr <= L::kMaxLr))
+    throw ArgumentError("lr", "lr must be a number in (0, " + num(L::kMaxLr) + "], got " + num(c.lr));
+  check_size("log_every", c.log_every, 1, L::kMaxLogEvery);
+  if (c.seed > L::kMaxSeed)
+    throw ArgumentError("seed", "seed must be an integer in [0, " + std::to_string(L::kMaxSeed) +
+                                    "], got " + std::to_string(c.seed));
+}
+
+double reference_lr(OptimizerKind optimizer, std::size_t dk, std::size_t d_model) {
+  const double base = optimizer == OptimizerKind::Adam ? 1e-3 : 0.1;
+  return base * 2.0 * static_cast<double>(dk) / static_cast<double>(d_model);
+}
+
+void apply_divisor_option(TrainConfig& c, std::string_view text) {
+  if (text == "qknorm") {
+    c.qk_norm = true;
+    c.divisor = Divisor::sqrt_dk();
+    return;
+  }
+  try {
+    c.divisor = Divisor::parse(text);
+  } catch (const ArgumentError&) {
+    throw ArgumentError("divisor", "divisor must be 'sqrt', 'dk', 'qknorm' or a number in [" +
+                                       num(limits::kMinDivisor) + ", " + num(limits::kMaxDivisor) +
+                                       "], got '" + std::string(text) + "'");
+  }
+  c.qk_norm = false;
+}
+
+std::string divisor_option_label(const TrainConfig& c) {
+  if (c.qk_norm) return c.divisor.kind() == Divisor::Kind::Sqrt ? "qknorm" : "qknorm/" + c.divisor.label();
+  return c.divisor.label();
+}
+
+}  // namespace attn

@@ -1,0 +1,67 @@
+// What a training run is: task, layer sizes, scale, optimiser, seed.
+// validate() throws ArgumentError naming the first bad field and its range.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "base/divisor.h"
+#include "train/attn_model.h"
+#include "train/optimizer.h"
+#include "train/tasks.h"
+
+namespace attn {
+
+InitKind parse_init(std::string_view text);  // "xavier", "lecun" or "normal"
+const char* init_name(InitKind k);
+
+struct TrainConfig {
+  TaskKind task = TaskKind::Recall;
+  std::size_t dk = 256;     // query/key width of a head
+  std::size_t heads = 2;
+  // d_model is decoupled from heads·d_k: a small input width projected up to
+  // heads·d_k keeps a step cheap (K and V cost B·T·D·H·(dk+dv)), while
+  // q·k still sums d_k products of unit-variance entries (with Lecun init).
+  std::size_t d_model = 64;
+  std::size_t dv = 32;      // value width of a head
+  Divisor divisor = Divisor::sqrt_dk();
+  bool qk_norm = false;     // QK-LayerNorm before the dot product (then divided by `divisor`)
+  OptimizerKind optimizer = OptimizerKind::Adam;
+  double lr = 8e-3;         // reference_lr(Adam, 256, 64): see below
+  InitKind init = InitKind::Lecun;
+  std::size_t batch = 64;
+  std::uint64_t seed = 0;
+  std::size_t log_every = 10;  // a metrics row at step 1 and every log_every steps
+};
+
+namespace train_limits {
+inline constexpr std::size_t kMaxDk = 1024;
+inline constexpr std::size_t kMaxHeads = 16;
+inline constexpr std::size_t kMaxDModel = 1024;
+inline constexpr std::size_t kMaxBatch = 1024;
+inline constexpr std::size_t kMaxWidth = 4096;           // heads·dk, heads·dv
+inline constexpr std::size_t kMaxActivations = 1u << 22; // batch·T·heads·dk floats (16 MB)
+inline constexpr std::size_t kMaxParams = 1u << 22;
+inline constexpr double kMaxLr = 10.0;
+inline constexpr std::size_t kMaxLogEvery = 1'000'000;
+inline constexpr std::size_t kMaxStepsPerCall = 1'000'000;
+inline constexpr std::size_t kMaxEvalSamples = 1'000'000;
+inline constexpr std::uint64_t kMaxSeed = (std::uint64_t{1} << 53) - 1;  // exact in a JS number
+}  // namespace train_limits
+
+void validate(const TrainConfig& c);
+
+// The learning rate that moves q and k per step as far as the reference runs
+// did (lr 1e-3 for Adam, 0.1 for SGD, with d_model = 2·d_k). One step changes
+// q_i = Σ_a x_a W_ai by about lr·d_model: Adam moves each of the d_model
+// weights by about lr, SGD by lr·x_a·dq_i, summed with Σ x_a² ≈ d_model. So
+// with d_model decoupled, lr scales by 2·d_k / d_model to keep that product.
+double reference_lr(OptimizerKind optimizer, std::size_t dk, std::size_t d_model);
+
+// "sqrt", "dk", a number, or "qknorm" (QK-LayerNorm, then √d_k).
+void apply_divisor_option(TrainConfig& c, std::string_view text);
+std::string divisor_option_label(const TrainConfig& c);
+
+}  // namespace attn

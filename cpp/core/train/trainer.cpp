@@ -1,0 +1,259 @@
+#include "train/trainer.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "base/argument_checks.h"
+
+namespace attn {
+
+namespace {
+
+// One random stream per purpose, all derived from the run's seed.
+enum Stream : std::uint64_t { kEmbeddings = 1, kInit, kData, kEval, kMaps, kSnapshot, kInitStats };
+
+Rng stream(std::uint64_t seed, Stream s) { return Rng(seed ^ (s * 0xD1B54A32D192ED03ULL)); }
+
+const TrainConfig& validated(const TrainConfig& c) {
+  validate(c);
+  return c;
+}
+
+ModelDims dims_of(const TrainConfig& c) {
+  return {kTaskSeq, c.d_model, c.heads, c.dk, c.dv, kTaskVocab, kTaskQueryPos, c.qk_norm};
+}
+
+Task make_task(const TrainConfig& c) {
+  Rng rng = stream(c.seed, kEmbeddings);
+  return Task(c.task, c.d_model, rng);
+}
+
+double sum_squares(const float* p, std::size_t n) {
+  double s = 0;
+  for (std::size_t i = 0; i < n; ++i) s += static_cast<double>(p[i]) * p[i];
+  return s;
+}
+
+// Frobenius norm of columns [c0, c1) of a row-major [rows x cols] matrix.
+double column_norm(const float* m, std::size_t rows, std::size_t cols, std::size_t c0,
+                   std::size_t c1) {
+  double s = 0;
+  for (std::size_t r = 0; r < rows; ++r) s += sum_squares(m + r * cols + c0, c1 - c0);
+  return std::sqrt(s);
+}
+
+// Attention statistics of the query rows, summed over forward passes (a
+// measurement may span several batches) and averaged at the end.
+struct AttnSums {
+  double rows = 0, logits = 0;  // (sample, head) rows and logits seen
+  double entropy = 0, max = 0, correct = 0, spread = 0, logit_sum = 0, logit_sum2 = 0;
+  double logit_max_abs = 0;
+
+  // The query rows of the model's last forward over `batch` samples.
+  void add(const MhaBuffers<float>& m, std::size_t batch, std::size_t heads, std::size_t seq,
+           const int* answer) {
+    for (std::size_t b = 0; b < batch; ++b) {
+      for (std::size_t h = 0; h < heads; ++h) {
+        const float* a = m.a.data() + (b * heads + h) * seq;
+        const float* s = m.s.data() + (b * heads + h) * seq;
+        double ent = 0, mx = 0, mean = 0, var = 0;
+        for (std::size_t j = 0; j < seq; ++j) {
+          if (a[j] > 0) ent -= a[j] * std::log(static_cast<double>(a[j]));
+          mx = std::max(mx, static_cast<double>(a[j]));
+          mean += s[j];
+          logit_max_abs = std::max(logit_max_abs, std::fabs(static_cast<double>(s[j])));
+          logit_sum += s[j];
+          logit_sum2 += static_cast<double>(s[j]) * s[j];
+        }
+        mean /= static_cast<double>(seq);
+        for (std::size_t j = 0; j < seq; ++j) var += (s[j] - mean) * (s[j] - mean);
+        entropy += ent;
+        max += mx;
+        correct += a[answer[b]];
+        spread += std::sqrt(var / static_cast<double>(seq));
+      }
+    }
+    rows += static_cast<double>(batch * heads);
+    logits += static_cast<double>(batch * heads * seq);
+  }
+  double logit_var() const {
+    const double mean = logit_sum / logits;
+    return logit_sum2 / logits - mean * mean;
+  }
+};
+
+}  // namespace
+
+std::vector<std::string> metric_columns(std::size_t heads) {
+  std::vector<std::string> c{"step",         "loss",          "accuracy",      "attn_entropy",
+                             "attn_max",     "attn_correct",  "logit_max_abs", "logit_spread",
+                             "grad_wq",      "grad_wk",       "grad_wv",       "grad_wo"};
+  for (std::size_t h = 0; h < heads; ++h) c.push_back("grad_wq_h" + std::to_string(h));
+  for (std::size_t h = 0; h < heads; ++h) c.push_back("grad_wk_h" + std::to_string(h));
+  return c;
+}
+
+Trainer::Trainer(const TrainConfig& config)
+    : config_(validated(config)),
+      divisor_(config.divisor.resolve(config.dk)),
+      dims_(dims_of(config)),
+      task_(make_task(config)),
+      model_(dims_, divisor_),
+      opt_(config.optimizer, config.lr, ParamLayout(dims_).total),
+      data_rng_(stream(config.seed, kData)),
+      columns_(kFixedColumns + 2 * config.heads) {
+  Rng init_rng = stream(config.seed, kInit);
+  const std::vector<double> p = init_params(dims_, config.init, init_rng);
+  std::copy(p.begin(), p.end(), model_.params().begin());
+  latest_.assign(columns_, 0.0);
+  measure_init();
+}
+
+void Trainer::measure_init() {
+  // 256 samples, in chunks of the batch size so memory stays at a batch's.
+  constexpr std::size_t kSamples = 256;
+  Rng rng = stream(config_.seed, kInitStats);
+  const std::size_t H = config_.heads, dk = config_.dk, T = kTaskSeq, hk = H * dk;
+  double q1 = 0, q2 = 0, k1 = 0, k2 = 0, d1 = 0, d2 = 0, loss = 0, correct = 0;
+  AttnSums a;
+  for (std::size_t done = 0; done < kSamples;) {
+    const std::size_t n = std::min(config_.batch, kSamples - done);
+    task_.sample(rng, n, scratch_);
+    const auto ce = model_.forward(scratch_.x.data(), scratch_.target.data(), n);
+    const auto& m = model_.mha();
+    for (std::size_t i = 0; i < n * hk; ++i) q1 += m.q[i], q2 += static_cast<double>(m.q[i]) * m.q[i];
+    for (std::size_t i = 0; i < n * T * hk; ++i) k1 += m.k[i], k2 += static_cast<double>(m.k[i]) * m.k[i];
+    // Raw per-head dot products, before any divisor or QK-LayerNorm.
+    for (std::size_t b = 0; b < n; ++b)
+      for (std::size_t h = 0; h < H; ++h)
+        for (std::size_t j = 0; j < T; ++j) {
+          double d = 0;
+          const float* q = m.q.data() + b * hk + h * dk;
+          const float* k = m.k.data() + (b * T + j) * hk + h * dk;
+          for (std::size_t i = 0; i < dk; ++i) d += static_cast<double>(q[i]) * k[i];
+          d1 += d;
+          d2 += d * d;
+        }
+    a.add(m, n, H, T, scratch_.answer.data());
+    loss += ce.loss_sum;
+    correct += static_cast<double>(ce.correct);
+    done += n;
+  }
+  auto var = [](double s1, double s2, double n) { return s2 / n - (s1 / n) * (s1 / n); };
+  const double n = static_cast<double>(kSamples);
+  init_.samples = kSamples;
+  init_.var_q = var(q1, q2, n * static_cast<double>(hk));
+  init_.var_k = var(k1, k2, n * static_cast<double>(T * hk));
+  init_.var_qk = var(d1, d2, n * static_cast<double>(H * T));
+  init_.theory_var_qk = static_cast<double>(dk) * init_.var_q * init_.var_k;
+  init_.var_logit = a.logit_var();
+  init_.attn_entropy = a.entropy / a.rows;
+  init_.attn_max = a.max / a.rows;
+  init_.loss = loss / n;
+  init_.accuracy = correct / n;
+}
+
+void Trainer::step(std::size_t count) {
+  check_size("steps", count, 1, train_limits::kMaxStepsPerCall);
+  for (std::size_t i = 0; i < count; ++i) {
+    // A training step is four calls: data, forward, backward, update.
+    task_.sample(data_rng_, config_.batch, batch_);
+    const auto ce = model_.forward(batch_.x.data(), batch_.target.data(), config_.batch);
+    model_.backward();
+    ++steps_;
+    record(steps_, ce, batch_);
+    opt_.update(model_.params().data(), model_.grads().data());
+  }
+}
+
+void Trainer::record(std::size_t step, const CrossEntropyResult& ce, const TaskBatch& batch) {
+  const std::size_t B = config_.batch, H = config_.heads, D = config_.d_model;
+  const std::size_t dk = config_.dk, hk = H * dk;
+  AttnSums a;
+  a.add(model_.mha(), B, H, kTaskSeq, batch.answer.data());
+  const float* g = model_.grads().data();
+  const ParamLayout& L = model_.layout();
+  double* r = latest_.data();
+  r[kColStep] = static_cast<double>(step);
+  r[kColLoss] = ce.loss_sum / static_cast<double>(B);
+  r[kColAccuracy] = static_cast<double>(ce.correct) / static_cast<double>(B);
+  r[kColAttnEntropy] = a.entropy / a.rows;
+  r[kColAttnMax] = a.max / a.rows;
+  r[kColAttnCorrect] = a.correct / a.rows;
+  r[kColLogitMaxAbs] = a.logit_max_abs;
+  r[kColLogitSpread] = a.spread / a.rows;
+  r[kColGradWq] = std::sqrt(sum_squares(g + L.wq.offset, L.wq.size));
+  r[kColGradWk] = std::sqrt(sum_squares(g + L.wk.offset, L.wk.size));
+  r[kColGradWv] = std::sqrt(sum_squares(g + L.wv.offset, L.wv.size));
+  r[kColGradWo] = std::sqrt(sum_squares(g + L.wo.offset, L.wo.size));
+  for (std::size_t h = 0; h < H; ++h) {
+    r[kFixedColumns + h] = column_norm(g + L.wq.offset, D, hk, h * dk, (h + 1) * dk);
+    r[kFixedColumns + H + h] = column_norm(g + L.wk.offset, D, hk, h * dk, (h + 1) * dk);
+  }
+  if (steps_to_90_ == 0 && r[kColAccuracy] >= 0.9) steps_to_90_ = step;
+  if (step == 1 || step % config_.log_every == 0) rows_.insert(rows_.end(), latest_.begin(), latest_.end());
+}
+
+EvalResult Trainer::evaluate(std::size_t samples) {
+  check_size("samples", samples, 1, train_limits::kMaxEvalSamples);
+  Rng rng = stream(config_.seed, kEval);
+  EvalResult r;
+  r.samples = samples;
+  double loss = 0, correct = 0;
+  AttnSums a;
+  for (std::size_t done = 0; done < samples;) {
+    const std::size_t n = std::min(config_.batch, samples - done);
+    task_.sample(rng, n, scratch_);
+    const auto ce = model_.forward(scratch_.x.data(), scratch_.target.data(), n);
+    a.add(model_.mha(), n, config_.heads, kTaskSeq, scratch_.answer.data());
+    loss += ce.loss_sum;
+    correct += static_cast<double>(ce.correct);
+    done += n;
+  }
+  const double n = static_cast<double>(samples);
+  r.loss = loss / n;
+  r.accuracy = correct / n;
+  r.attn_correct = a.correct / a.rows;
+  return r;
+}
+
+AttentionMaps Trainer::attention_maps() {
+  Rng rng = stream(config_.seed, kMaps);
+  task_.sample(rng, kMapExamples, scratch_);
+  model_.forward(scratch_.x.data(), scratch_.target.data(), kMapExamples);
+  AttentionMaps m;
+  m.examples = kMapExamples;
+  m.heads = config_.heads;
+  m.seq = kTaskSeq;
+  m.weights = model_.mha().a;
+  m.tok_a = scratch_.tok_a;
+  m.tok_b = scratch_.tok_b;
+  m.target = scratch_.target;
+  m.answer = scratch_.answer;
+  m.predicted.resize(kMapExamples);
+  const auto& p = model_.probs();
+  for (std::size_t e = 0; e < kMapExamples; ++e) {
+    const float* pe = p.data() + e * kTaskVocab;
+    m.predicted[e] = static_cast<int>(std::max_element(pe, pe + kTaskVocab) - pe);
+  }
+  return m;
+}
+
+QkSnapshot Trainer::qk_snapshot(std::size_t samples) {
+  check_size("samples", samples, 1, config_.batch);
+  Rng rng = stream(config_.seed, kSnapshot);
+  task_.sample(rng, samples, scratch_);
+  model_.forward(scratch_.x.data(), scratch_.target.data(), samples);
+  QkSnapshot s;
+  s.samples = samples;
+  s.seq = kTaskSeq;
+  s.heads = config_.heads;
+  s.dk = config_.dk;
+  s.q = model_.mha().q;
+  s.k = model_.mha().k;
+  s.logits = model_.mha().s;
+  s.answer = scratch_.answer;
+  return s;
+}
+
+}  // namespace attn

@@ -1,0 +1,101 @@
+// The .npz (zip) reader and writer: CRC-32 against its check value, the
+// project's writer read back, and each damaged or unsupported archive.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "checker/check_fixtures.h"
+#include "checker/io/npy.h"
+#include "checker/io/npz.h"
+
+using namespace checkfix;
+
+namespace {
+
+Bytes two_arrays() {
+  const std::vector<float> q{1, 2, 3, 4, 5, 6}, k{-1, -2, -3, -4, -5, -6};
+  return attn::write_npz({{"q", attn::write_npy(q.data(), {2, 3})}, {"k", attn::write_npy(k.data(), {2, 3})}});
+}
+
+std::string err(const Bytes& b, const std::string& name = "q") {
+  return error_of([&] { attn::npz_array(b.data(), b.size(), name, "q"); });
+}
+
+// Offsets of every local and central header's compression-method field.
+void set_method(Bytes& b, std::uint16_t method) {
+  for (std::size_t i = 0; i + 4 <= b.size(); ++i) {
+    const bool local = b[i] == 'P' && b[i + 1] == 'K' && b[i + 2] == 3 && b[i + 3] == 4;
+    const bool central = b[i] == 'P' && b[i + 1] == 'K' && b[i + 2] == 1 && b[i + 3] == 2;
+    const std::size_t at = local ? i + 8 : central ? i + 10 : 0;
+    if (at) {
+      b[at] = static_cast<std::uint8_t>(method);
+      b[at + 1] = static_cast<std::uint8_t>(method >> 8);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("npz: CRC-32 gives the standard check value", "[npz]") {
+  const std::string s = "123456789";
+  REQUIRE(attn::crc32(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()) == 0xCBF43926u);
+  REQUIRE(attn::crc32(nullptr, 0) == 0u);
+}
+
+TEST_CASE("npz: the project's writer reads back, by name with or without .npy", "[npz]") {
+  const Bytes z = two_arrays();
+  const auto entries = attn::zip_entries(z.data(), z.size());
+  REQUIRE(entries.size() == 2);
+  REQUIRE(entries[0].name == "q.npy");
+  REQUIRE(entries[1].name == "k.npy");
+  REQUIRE(entries[0].method == 0);
+  const attn::Tensor k = attn::npz_array(z.data(), z.size(), "k", "k");
+  REQUIRE(k.shape == std::vector<std::size_t>{2, 3});
+  REQUIRE(k.data == std::vector<float>{-1, -2, -3, -4, -5, -6});
+  REQUIRE(attn::npz_array(z.data(), z.size(), "q.npy", "q").data[5] == 6.0f);
+  // Same arrays, same bytes: fixed timestamps.
+  REQUIRE(two_arrays() == z);
+}
+
+TEST_CASE("npz: each damaged or unsupported archive gives its message", "[npz][errors]") {
+  const Bytes z = two_arrays();
+  CHECK(err(z, "v") == "npz: no array named 'v' (the archive holds q, k)");
+  Bytes deflated = z;
+  set_method(deflated, 8);
+  CHECK(err(deflated) == "npz: member 'q.npy' is deflate-compressed: a compressed .npz "
+                         "(numpy.savez_compressed) is not supported, save with numpy.savez");
+  Bytes lzma = z;
+  set_method(lzma, 14);
+  CHECK(err(lzma) == "npz: member 'q.npy' is compressed by method 14 (LZMA): only stored members "
+                     "(numpy.savez) are supported");
+  Bytes unknown = z;
+  set_method(unknown, 99);
+  CHECK(err(unknown) == "npz: member 'q.npy' is compressed by an unknown method (99): only stored "
+                        "members (numpy.savez) are supported");
+  Bytes damaged = z;
+  damaged[30 + 5 + 64 + 2] ^= 1;  // a bit of q's first value (after local header, name, npy header)
+  CHECK(err(damaged).find("npz: member 'q.npy' fails its CRC-32 check (the archive says 0x") == 0);
+  Bytes magic = z;
+  magic[0] = 'X';
+  CHECK(err(magic) == "npz: wrong magic: an .npz (zip) file starts with 50 4b 03 04 (PK\\x03\\x04), "
+                      "this one with 58 4b 03 04");
+  CHECK(err(Bytes(z.begin(), z.begin() + 100)) ==
+        "npz: truncated: no end-of-central-directory record (the zip is cut short or damaged)");
+  CHECK(err(Bytes{}) == "npz: the file is empty");
+  const Bytes empty_zip = attn::write_npz({});
+  CHECK(err(empty_zip) == "npz: no array named 'q' (the archive holds no arrays)");
+  Bytes encrypted = z;
+  encrypted[z.size() - 22 - 2 * (46 + 5) + 8] |= 1;  // the first central entry's flags
+  CHECK(err(encrypted) == "npz: member 'q.npy' is encrypted");
+}
+
+TEST_CASE("npz: every prefix of a valid archive is an error, never a crash", "[npz][errors]") {
+  const Bytes z = two_arrays();
+  for (std::size_t n = 0; n < z.size(); ++n) {
+    const Bytes cut(z.begin(), z.begin() + static_cast<std::ptrdiff_t>(n));
+    INFO("prefix of " << n << " bytes");
+    REQUIRE_FALSE(err(cut).empty());
+    REQUIRE_FALSE(err(cut, "k").empty());
+  }
+}

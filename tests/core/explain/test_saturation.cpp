@@ -1,0 +1,186 @@
+// saturation_point: the Monte Carlo behind the page's saturation explorer.
+// Checked against a replay of its sampling in double with a textbook softmax,
+// against exact values (m = 1), for the property the page shows (unscaled
+// rows turn one-hot as d_k grows, rows divided by √d_k do not), and for every
+// bad argument. Self-contained: its oracles are written out here.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "base/argument_error.h"
+#include "base/rng.h"
+#include "base/size_limits.h"
+#include "explain/saturation.h"
+
+namespace {
+
+struct RowStats {
+  double max_prob, entropy, jacobian;
+};
+
+// Textbook softmax in double; entropy; ||diag(p) - p pᵀ||_F from its entries.
+RowStats reference_stats(const std::vector<double>& s, double c) {
+  double mx = s[0];
+  for (double x : s) mx = std::fmax(mx, x);
+  std::vector<double> p(s.size());
+  double sum = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) sum += (p[i] = std::exp((s[i] - mx) / c));
+  RowStats r{0, 0, 0};
+  for (double& x : p) {
+    x /= sum;
+    r.max_prob = std::fmax(r.max_prob, x);
+    if (x > 0) r.entropy -= x * std::log(x);
+  }
+  double f2 = 0;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    for (std::size_t j = 0; j < p.size(); ++j) {
+      const double jij = (i == j ? p[i] : 0.0) - p[i] * p[j];
+      f2 += jij * jij;
+    }
+  r.jacobian = std::sqrt(f2);
+  return r;
+}
+
+// Replays the documented sampling order: per row, q then each key, one Rng(seed).
+std::vector<RowStats> replay_means(std::size_t dk, std::size_t m, std::size_t rows,
+                                   std::uint64_t seed, const std::vector<double>& divisors) {
+  attn::Rng rng(seed);
+  std::vector<RowStats> mean(divisors.size(), RowStats{0, 0, 0});
+  std::vector<float> q(dk), k(dk);
+  std::vector<double> s(m);
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (auto& x : q) x = static_cast<float>(rng.normal());
+    for (std::size_t j = 0; j < m; ++j) {
+      for (auto& x : k) x = static_cast<float>(rng.normal());
+      double d = 0;
+      for (std::size_t i = 0; i < dk; ++i) d += static_cast<double>(q[i]) * static_cast<double>(k[i]);
+      s[j] = d;
+    }
+    for (std::size_t c = 0; c < divisors.size(); ++c) {
+      const RowStats st = reference_stats(s, divisors[c]);
+      mean[c].max_prob += st.max_prob / static_cast<double>(rows);
+      mean[c].entropy += st.entropy / static_cast<double>(rows);
+      mean[c].jacobian += st.jacobian / static_cast<double>(rows);
+    }
+  }
+  return mean;
+}
+
+std::string thrown_argument(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const attn::ArgumentError& e) {
+    return e.argument();
+  } catch (...) {
+    return "<other exception>";
+  }
+  return "<nothing thrown>";
+}
+
+}  // namespace
+
+TEST_CASE("saturation_point matches a double-precision replay of its own sampling", "[saturation_point]") {
+  for (std::size_t dk : {1, 3, 16, 64}) {
+    for (std::size_t m : {2, 5, 16}) {
+      const double sq = std::sqrt(static_cast<double>(dk));
+      const std::vector<double> divisors{1.0, 2.0, sq, static_cast<double>(dk), 0.25};
+      const auto got = attn::saturation_point(dk, m, 40, 7 + dk * m, divisors.data(), divisors.size());
+      const auto want = replay_means(dk, m, 40, 7 + dk * m, divisors);
+      REQUIRE(got.size() == divisors.size());
+      for (std::size_t c = 0; c < divisors.size(); ++c) {
+        CAPTURE(dk, m, divisors[c]);
+        REQUIRE(got[c].divisor == divisors[c]);
+        // The core's dot is in float, the replay's in double: scores differ by
+        // ~1e-6 relative, softmax outputs by less than 1e-4 at these sizes.
+        REQUIRE(std::fabs(got[c].max_prob.mean - want[c].max_prob) <= 1e-4);
+        REQUIRE(std::fabs(got[c].entropy.mean - want[c].entropy) <= 1e-4);
+        REQUIRE(std::fabs(got[c].jacobian_norm.mean - want[c].jacobian) <= 1e-4);
+        REQUIRE(got[c].max_prob.se >= 0);
+        REQUIRE(got[c].max_prob.mean >= 1.0 / static_cast<double>(m) - 1e-12);
+        REQUIRE(got[c].max_prob.mean <= 1.0 + 1e-12);
+        REQUIRE(got[c].entropy.mean <= std::log(static_cast<double>(m)) + 1e-12);
+      }
+    }
+  }
+}
+
+TEST_CASE("saturation_point: one sampling pass serves every divisor", "[saturation_point]") {
+  const std::vector<double> all{1.0, 8.0, 64.0};
+  const auto together = attn::saturation_point(64, 16, 30, 99, all.data(), all.size());
+  for (std::size_t c = 0; c < all.size(); ++c) {
+    const auto alone = attn::saturation_point(64, 16, 30, 99, &all[c], 1);
+    REQUIRE(alone[0].max_prob.mean == together[c].max_prob.mean);
+    REQUIRE(alone[0].entropy.mean == together[c].entropy.mean);
+    REQUIRE(alone[0].jacobian_norm.mean == together[c].jacobian_norm.mean);
+    REQUIRE(alone[0].jacobian_norm.se == together[c].jacobian_norm.se);
+  }
+  // Same seed, same numbers; another seed, other numbers.
+  const auto again = attn::saturation_point(64, 16, 30, 99, all.data(), all.size());
+  REQUIRE(again[0].entropy.mean == together[0].entropy.mean);
+  const auto other = attn::saturation_point(64, 16, 30, 100, all.data(), all.size());
+  REQUIRE(other[0].entropy.mean != together[0].entropy.mean);
+}
+
+TEST_CASE("saturation_point: exact values for one key and for one row", "[saturation_point]") {
+  const double c = 1.0;
+  const auto one_key = attn::saturation_point(128, 1, 10, 3, &c, 1);
+  REQUIRE(one_key[0].max_prob.mean == 1.0);
+  REQUIRE(one_key[0].entropy.mean == 0.0);
+  REQUIRE(one_key[0].jacobian_norm.mean == 0.0);
+  REQUIRE(one_key[0].max_prob.se == 0.0);
+  const auto one_row = attn::saturation_point(16, 8, 1, 3, &c, 1);
+  REQUIRE(one_row[0].entropy.se == 0.0);  // no spread from a single row
+}
+
+TEST_CASE("saturation_point: unscaled rows saturate as d_k grows; rows divided by sqrt(d_k) do not",
+          "[saturation_point]") {
+  const std::size_t m = 16, rows = 400;
+  auto at = [&](std::size_t dk) {
+    const std::vector<double> d{1.0, std::sqrt(static_cast<double>(dk))};
+    return attn::saturation_point(dk, m, rows, 2024 + dk, d.data(), d.size());
+  };
+  const auto small = at(4), mid = at(64), large = at(1024);
+  // Unscaled: scores with sd 32 make the row nearly one-hot and stop the gradient.
+  REQUIRE(large[0].max_prob.mean > 0.9);
+  REQUIRE(large[0].max_prob.mean > small[0].max_prob.mean + 0.3);
+  REQUIRE(large[0].jacobian_norm.mean < 0.5 * small[0].jacobian_norm.mean);
+  REQUIRE(large[0].entropy.mean < 0.25 * small[0].entropy.mean);
+  // Divided by √d_k: given q, the scaled scores are |q|/√d_k · N(0, 1) and
+  // |q|/√d_k -> 1, so the statistics at d_k = 1024 agree with those at d_k = 64
+  // within their noise (5 combined standard errors, plus 0.02 for the |q|
+  // spread at d_k = 64, whose sd is about 9%).
+  for (auto f : {&attn::SaturationStats::max_prob, &attn::SaturationStats::entropy,
+                 &attn::SaturationStats::jacobian_norm}) {
+    const attn::MeanSe a = mid[1].*f, b = large[1].*f;
+    CAPTURE(a.mean, a.se, b.mean, b.se);
+    REQUIRE(std::fabs(a.mean - b.mean) <= 5 * std::sqrt(a.se * a.se + b.se * b.se) + 0.02);
+  }
+}
+
+TEST_CASE("saturation_point rejects bad input with an ArgumentError naming it", "[saturation_point][errors]") {
+  const double ok[] = {1.0, 8.0};
+  using attn::saturation_point;
+  const auto call = [&](std::size_t dk, std::size_t m, std::size_t rows, const double* d,
+                        std::size_t nd) { return [=] { saturation_point(dk, m, rows, 1, d, nd); }; };
+  REQUIRE(thrown_argument(call(0, 4, 1, ok, 2)) == "dk");
+  REQUIRE(thrown_argument(call(attn::limits::kMaxDk + 1, 4, 1, ok, 2)) == "dk");
+  REQUIRE(thrown_argument(call(4, 0, 1, ok, 2)) == "m");
+  REQUIRE(thrown_argument(call(4, attn::limits::kMaxSeqLen + 1, 1, ok, 2)) == "m");
+  REQUIRE(thrown_argument(call(4, 4, 0, ok, 2)) == "rows");
+  REQUIRE(thrown_argument(call(4, 4, attn::kMaxSaturationRows + 1, ok, 2)) == "rows");
+  REQUIRE(thrown_argument(call(65536, 4096, 1, ok, 2)) == "rows*m*dk");
+  REQUIRE(thrown_argument(call(4, 4, 1, ok, 0)) == "divisors");
+  REQUIRE(thrown_argument(call(4, 4, 1, ok, attn::kMaxSaturationDivisors + 1)) == "divisors");
+  REQUIRE(thrown_argument(call(4, 4, 1, nullptr, 2)) == "divisors");
+  for (double bad : {0.0, -1.0, std::nan(""), HUGE_VAL, 2e12}) {
+    const double d[] = {1.0, bad};
+    CAPTURE(bad);
+    REQUIRE(thrown_argument(call(4, 4, 1, d, 2)) == "divisor");
+  }
+  REQUIRE_THROWS_WITH(saturation_point(0, 4, 1, 1, ok, 2), Catch::Contains("dk must be an integer in [1, 65536]"));
+}

@@ -1,0 +1,259 @@
+// The attention kernels' pieces: the exp both softmax twins share, against
+// std::exp over its whole range; and, in SIMD128 builds, each SIMD kernel
+// against its scalar twin (Q·Kᵀ scores, the softmax row, the attention
+// forward) at sizes below, at, above and between multiples of the vector
+// width (4), the score tile (4 rows x 8 keys) and the W·V tile (8 columns),
+// at unaligned starts, and with a guard after every output.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "kernels/attention_kernel.h"
+#include "kernels/qk_scores.h"
+#include "kernels/softmax_row.h"
+#include "oracles.h"
+
+namespace {
+
+// |got - want| in units of float's spacing at want (at the subnormal spacing
+// below the normal range).
+double ulps(float got, double want) {
+  const double tiny = std::numeric_limits<float>::min();
+  if (std::fabs(want) < tiny) return std::fabs(got - want) / std::ldexp(1.0, -149);
+  int e;
+  std::frexp(want, &e);
+  return std::fabs(got - want) / std::ldexp(1.0, e - 24);
+}
+
+float from_bits(std::uint32_t b) {
+  float x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+}
+
+constexpr double kU = oracle::kFloatU;
+
+// A guard value after each output, to catch a write past its end.
+constexpr float kGuard = -12345.5f;
+
+// Below float's normal range the relative bounds shrink to nothing while a
+// product still rounds to the nearest subnormal: allow one such step.
+constexpr double kSubnormalStep = std::numeric_limits<float>::denorm_min();
+
+}  // namespace
+
+TEST_CASE("exp_f32_nonpositive is within 1.01 ulp of exp on [ln FLT_MIN, 0], exactly 0 below",
+          "[softmax][exp]") {
+  // The floor is the least float whose exp is normal.
+  REQUIRE(std::exp(static_cast<double>(attn::kExpFloor)) >= std::numeric_limits<float>::min());
+  REQUIRE(std::exp(static_cast<double>(std::nextafter(attn::kExpFloor, -100.0f))) <
+          std::numeric_limits<float>::min());
+  // Every 101st float from -0 down to the floor (about 11 million values).
+  const std::uint32_t lowest = [] {
+    std::uint32_t b;
+    const float x = attn::kExpFloor;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+  }();
+  double worst = 0;
+  float worst_x = 0;
+  for (std::uint32_t b = 0x80000000u; b <= lowest; b += 101) {
+    const float x = from_bits(b);
+    const double e = ulps(attn::exp_f32_nonpositive(x), std::exp(static_cast<double>(x)));
+    if (e > worst) worst = e, worst_x = x;
+  }
+  CAPTURE(worst, worst_x);
+  REQUIRE(worst <= 1.01);
+
+  REQUIRE(attn::exp_f32_nonpositive(0.0f) == 1.0f);
+  REQUIRE(attn::exp_f32_nonpositive(-0.0f) == 1.0f);
+  REQUIRE(attn::exp_f32_nonpositive(attn::kExpFloor) >= std::numeric_limits<float>::min());
+  // Below the floor exp would be subnormal (slow on x86): exactly 0, as under
+  // flush-to-zero, and so down to -inf and for NaN.
+  for (float x : {std::nextafter(attn::kExpFloor, -100.0f), -87.4f, -87.5f, -87.6f, -87.67f,
+                  -87.7f, -88.0f, -100.0f, -1e30f, -std::numeric_limits<float>::infinity(),
+                  std::numeric_limits<float>::quiet_NaN()}) {
+    CAPTURE(x);
+    REQUIRE(attn::exp_f32_nonpositive(x) == 0.0f);
+  }
+}
+
+TEST_CASE("softmax rows never return a subnormal weight", "[softmax][subnormal]") {
+  // Rows whose scores sit at every distance from the best, fine-grained around
+  // where exp(z) or exp(z)/sum falls below FLT_MIN, and with many ties at the
+  // top so 1/sum is small: every weight is 0 or normal, in both twins.
+  for (std::size_t top : {1, 3, 64, 300}) {
+    for (std::size_t n : {top + 1, top + 7, top + 260}) {
+      // The rest on an even grid over [-95, -75], the first one at -95 + 10/(n - top).
+      std::vector<float> x(n);
+      for (std::size_t i = 0; i < n; ++i)
+        x[i] = i < top ? 0.0f
+                       : static_cast<float>(-95.0 + 20.0 * (static_cast<double>(i - top) + 0.5) /
+                                                        static_cast<double>(n - top));
+      std::vector<float> scalar = x;
+      attn::softmax_row_f32__scalar(scalar.data(), n);
+      CAPTURE(top, n);
+      std::size_t zeros = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        CAPTURE(i, x[i], scalar[i]);
+        REQUIRE(std::fpclassify(scalar[i]) != FP_SUBNORMAL);
+        zeros += scalar[i] == 0.0f;
+        // A flushed weight was below FLT_MIN; any other is exp's value / sum.
+        const double want = std::exp(static_cast<double>(x[i])) / static_cast<double>(top);
+        if (scalar[i] == 0.0f) REQUIRE(want < 1.0001 * std::numeric_limits<float>::min());
+        else REQUIRE(std::fabs(scalar[i] - want) <= 4 * kU * want);
+      }
+      if (n >= top + 7) REQUIRE(zeros > 0);
+#if defined(__wasm_simd128__)
+      std::vector<float> simd = x;
+      attn::softmax_row_f32__wasmsimd(simd.data(), n);
+      for (std::size_t i = 0; i < n; ++i) {
+        CAPTURE(i, x[i], scalar[i], simd[i]);
+        REQUIRE(std::fpclassify(simd[i]) != FP_SUBNORMAL);
+        // The twins differ only in the order of the sum.
+        REQUIRE(std::fabs(simd[i] - scalar[i]) <= 2 * n * kU * scalar[i]);
+      }
+#endif
+    }
+  }
+}
+
+TEST_CASE("qk_scores_f32 matches a double oracle at tile and vector-width edges", "[qk]") {
+  oracle::TestData rng(0x9c);
+  for (std::size_t n : {1, 3, 4, 5, 9}) {
+    for (std::size_t m : {1, 7, 8, 9, 17}) {
+      for (std::size_t d : {1, 3, 4, 5, 64, 67}) {
+        const std::vector<float> q = rng.floats(n * d, -1, 1), k = rng.floats(m * d, -1, 1);
+        std::vector<float> s(n * m + 1, kGuard);
+        const float scale = 0.37f;
+        attn::qk_scores_f32(q.data(), k.data(), n, m, d, scale, s.data());
+        CAPTURE(n, m, d);
+        for (std::size_t i = 0; i < n; ++i) {
+          for (std::size_t j = 0; j < m; ++j) {
+            double want = 0, mag = 0;
+            for (std::size_t p = 0; p < d; ++p) {
+              want += static_cast<double>(q[i * d + p]) * k[j * d + p];
+              mag += std::fabs(static_cast<double>(q[i * d + p]) * k[j * d + p]);
+            }
+            CAPTURE(i, j, s[i * m + j], want);
+            // d float additions of terms up to mag: (d + 1) u relative to mag.
+            REQUIRE(std::fabs(s[i * m + j] - scale * want) <= (d + 2) * kU * scale * mag + 1e-30);
+          }
+        }
+        REQUIRE(s[n * m] == kGuard);
+      }
+    }
+  }
+}
+
+#if defined(__wasm_simd128__)
+
+TEST_CASE("SIMD128: qk_scores_f32__wasmsimd_4x8 equals its scalar twin bit for bit", "[qk][simd]") {
+  // Both sum each score over p in order and scale once, so every float matches.
+  oracle::TestData rng(0x48);
+  for (std::size_t n : {1, 2, 3, 4, 5, 7, 8, 9, 13}) {
+    for (std::size_t m : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 33}) {
+      for (std::size_t d : {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 63, 64, 65, 128}) {
+        // One float of slack in front: start q and k unaligned.
+        const std::vector<float> q = rng.floats(n * d + 1, -2, 2), k = rng.floats(m * d + 1, -2, 2);
+        std::vector<float> simd(n * m + 1, kGuard), scalar(n * m + 1, kGuard);
+        attn::qk_scores_f32__wasmsimd_4x8(q.data() + 1, k.data() + 1, n, m, d, 0.125f, simd.data());
+        attn::qk_scores_f32__scalar(q.data() + 1, k.data() + 1, n, m, d, 0.125f, scalar.data());
+        CAPTURE(n, m, d);
+        REQUIRE(std::memcmp(simd.data(), scalar.data(), simd.size() * sizeof(float)) == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("SIMD128: qk_scores_f32__wasmsimd_4x8 is right after a larger call (reused key panels)",
+          "[qk][simd]") {
+  oracle::TestData rng(0x49);
+  const std::vector<float> qb = rng.floats(64 * 32, -1, 1), kb = rng.floats(64 * 32, -1, 1);
+  std::vector<float> big(64 * 64);
+  attn::qk_scores_f32__wasmsimd_4x8(qb.data(), kb.data(), 64, 64, 32, 1.0f, big.data());
+  const std::vector<float> q = rng.floats(5 * 3, -1, 1), k = rng.floats(9 * 3, -1, 1);
+  std::vector<float> simd(5 * 9 + 1, kGuard), scalar(5 * 9 + 1, kGuard);
+  attn::qk_scores_f32__wasmsimd_4x8(q.data(), k.data(), 5, 9, 3, 1.0f, simd.data());
+  attn::qk_scores_f32__scalar(q.data(), k.data(), 5, 9, 3, 1.0f, scalar.data());
+  REQUIRE(std::memcmp(simd.data(), scalar.data(), simd.size() * sizeof(float)) == 0);
+}
+
+TEST_CASE("SIMD128: softmax_row_f32__wasmsimd agrees with its scalar twin", "[softmax][simd]") {
+  // The same exp in every lane; only the order of the sum differs, so each
+  // probability differs by at most the rounding of a length-n float sum.
+  oracle::TestData rng(0x50f7);
+  // 256: the chunk the SIMD exp runs its two passes over.
+  for (std::size_t n : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 255, 256, 257, 260, 1000}) {
+    for (double spread : {0.1, 5.0, 60.0, 200.0}) {
+      // The row starts one float into its buffer (unaligned), a guard after it.
+      std::vector<float> simd = rng.floats(n + 1, -spread, spread), scalar = simd;
+      simd.push_back(kGuard);
+      attn::softmax_row_f32__wasmsimd(simd.data() + 1, n);
+      attn::softmax_row_f32__scalar(scalar.data() + 1, n);
+      CAPTURE(n, spread);
+      REQUIRE(simd[n + 1] == kGuard);
+      double sum = 0;
+      for (std::size_t i = 1; i <= n; ++i) {
+        CAPTURE(i, simd[i], scalar[i]);
+        REQUIRE(std::isfinite(simd[i]));
+        REQUIRE(std::fabs(simd[i] - scalar[i]) <= (n + 2) * kU * scalar[i] + kSubnormalStep);
+        if (n < 4) REQUIRE(simd[i] == scalar[i]);  // no vector step: the same order
+        sum += simd[i];
+      }
+      REQUIRE(std::fabs(sum - 1.0) <= (n + 2) * kU);
+    }
+  }
+}
+
+TEST_CASE("SIMD128: softmax_row_f32__wasmsimd keeps exact zeros and ones at extreme gaps", "[softmax][simd]") {
+  const float big = std::numeric_limits<float>::max();
+  std::vector<float> x{big, -big, 0.0f, -1e30f, 5.0f};
+  attn::softmax_row_f32__wasmsimd(x.data(), x.size());
+  REQUIRE(x == std::vector<float>{1.0f, 0.0f, 0.0f, 0.0f, 0.0f});
+  std::vector<float> y(9, 0.0f);
+  y[6] = 300.0f;  // in the vector part; the others are 300 below it
+  attn::softmax_row_f32__wasmsimd(y.data(), y.size());
+  for (std::size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == (i == 6 ? 1.0f : 0.0f));
+}
+
+TEST_CASE("SIMD128: attention_f32__wasmsimd agrees with its scalar twin", "[attention][simd]") {
+  oracle::TestData rng(0xa77);
+  for (std::size_t n : {1, 2, 3, 4, 5, 8, 9}) {
+    for (std::size_t m : {1, 3, 7, 8, 9, 16, 17}) {
+      for (std::size_t dk : {1, 3, 4, 5, 8, 64, 65}) {
+        for (std::size_t dv : {1, 3, 4, 7, 8, 9, 16, 17}) {
+          const std::vector<float> q = rng.floats(n * dk + 1, -2, 2), k = rng.floats(m * dk + 1, -2, 2),
+                                   v = rng.floats(m * dv + 1, -2, 2);
+          std::vector<float> w_simd(n * m + 1, kGuard), w_scalar(n * m + 1, kGuard);
+          std::vector<float> o_simd(n * dv + 1, kGuard), o_scalar(n * dv + 1, kGuard);
+          const attn::AttentionDims dims{n, m, dk, dv};
+          const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
+          attn::attention_f32__wasmsimd(q.data() + 1, k.data() + 1, v.data() + 1, dims, scale, w_simd.data(),
+                                        o_simd.data());
+          attn::attention_f32__scalar(q.data() + 1, k.data() + 1, v.data() + 1, dims, scale, w_scalar.data(),
+                                      o_scalar.data());
+          CAPTURE(n, m, dk, dv);
+          REQUIRE(w_simd[n * m] == kGuard);
+          REQUIRE(o_simd[n * dv] == kGuard);
+          // Scores are bit-identical; the softmax sums differ in order (a few
+          // ulp per weight), and each output sums m weighted values of |v| <= 2.
+          for (std::size_t i = 0; i < n * m; ++i) {
+            CAPTURE(i);
+            REQUIRE(std::fabs(w_simd[i] - w_scalar[i]) <= (m + 2) * kU * w_scalar[i] + kSubnormalStep);
+          }
+          for (std::size_t i = 0; i < n * dv; ++i) {
+            CAPTURE(i, o_simd[i], o_scalar[i]);
+            REQUIRE(std::fabs(o_simd[i] - o_scalar[i]) <= 2.0 * (2 * m + 2) * kU);
+          }
+        }
+      }
+    }
+  }
+}
+
+#endif

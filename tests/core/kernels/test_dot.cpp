@@ -1,0 +1,193 @@
+// Dot kernels against a double oracle at every length 0..67 and 4096 (which
+// covers the SIMD kernel's 16-wide body, its 4-wide loop and its scalar tail),
+// and, in SIMD128 builds, the SIMD kernel against its scalar twin.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "kernels/dot.h"
+#include "oracles.h"
+
+namespace {
+
+using Kernel = float (*)(const float*, const float*, std::size_t);
+
+struct NamedKernel {
+  const char* name;
+  Kernel fn;
+};
+
+std::vector<NamedKernel> kernels() {
+  std::vector<NamedKernel> k{{"dot_f32__scalar", attn::dot_f32__scalar},
+                             {"dot_f32", [](const float* a, const float* b, std::size_t n) {
+                                return attn::dot_f32(a, b, n);
+                              }}};
+#if defined(__wasm_simd128__)
+  k.push_back({"dot_f32__wasmsimd_acc4", attn::dot_f32__wasmsimd_acc4});
+#endif
+  return k;
+}
+
+std::vector<std::size_t> lengths() {
+  std::vector<std::size_t> n;
+  for (std::size_t i = 0; i <= 67; ++i) n.push_back(i);
+  n.push_back(4096);
+  return n;
+}
+
+// Float rounding: with n products summed in float, the error is about
+// eps_f * (a sum of partial sums); for these inputs 1e-5 * sum|a_i b_i| is
+// well above that (eps_f = 6e-8) and well below a dropped or doubled element.
+constexpr double kRel = 1e-5;
+constexpr double kTiny = 1e-30;
+
+// Buffers with slack so the kernels can be run at unaligned offsets.
+struct Pair {
+  std::vector<float> a, b;
+};
+Pair make(oracle::TestData& rng, std::size_t n, double lo, double hi) {
+  return {rng.floats(n + 8, lo, hi), rng.floats(n + 8, lo, hi)};
+}
+
+}  // namespace
+
+TEST_CASE("dot kernels with n = 0 return exactly 0", "[dot]") {
+  const float a[4] = {1, 2, 3, 4};
+  for (const auto& k : kernels()) {
+    CAPTURE(k.name);
+    REQUIRE(k.fn(a, a, 0) == 0.0f);
+    REQUIRE(k.fn(nullptr, nullptr, 0) == 0.0f);  // nothing may be read
+  }
+}
+
+TEST_CASE("dot kernels match a double oracle at every length 0..67 and 4096", "[dot]") {
+  oracle::TestData rng(0xd07);
+  struct Dist {
+    const char* name;
+    double lo, hi;
+  };
+  // Mixed signs (cancellation) and all-positive (partial sums grow, the worst
+  // case for float accumulation).
+  for (const Dist dist : {Dist{"mixed", -1.0, 1.0}, Dist{"positive", 0.5, 1.5},
+                          Dist{"wide", -1e3, 1e3}}) {
+    for (std::size_t n : lengths()) {
+      const Pair p = make(rng, n, dist.lo, dist.hi);
+      // Aligned start, and unaligned starts (a+1, b+3) as the SIMD loads must allow.
+      for (const auto& offs : {std::pair<std::size_t, std::size_t>{0, 0}, {1, 3}, {3, 1}}) {
+        const float* a = p.a.data() + offs.first;
+        const float* b = p.b.data() + offs.second;
+        const double want = oracle::dot(a, b, n);
+        const double tol = kRel * oracle::dot_abs(a, b, n) + kTiny;
+        for (const auto& k : kernels()) {
+          const double got = k.fn(a, b, n);
+          CAPTURE(dist.name, n, offs.first, offs.second, k.name, got, want, tol);
+          REQUIRE(std::fabs(got - want) <= tol);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("dot kernels are exact on small integers (every element counted once)", "[dot]") {
+  // Integers in [-8, 8]: every product and partial sum is an integer below
+  // 2^24, so float arithmetic is exact in any order and the result must equal
+  // the oracle bit for bit. A skipped, doubled or misplaced element cannot hide.
+  oracle::TestData rng(0x1e7);
+  for (std::size_t n : lengths()) {
+    std::vector<float> a(n + 8), b(n + 8);
+    for (auto& x : a) x = static_cast<float>(static_cast<int>(rng.next() % 17) - 8);
+    for (auto& x : b) x = static_cast<float>(static_cast<int>(rng.next() % 17) - 8);
+    for (const auto& offs : {std::pair<std::size_t, std::size_t>{0, 0}, {1, 3}}) {
+      const float* pa = a.data() + offs.first;
+      const float* pb = b.data() + offs.second;
+      const double want = oracle::dot(pa, pb, n);
+      for (const auto& k : kernels()) {
+        CAPTURE(n, offs.first, k.name);
+        REQUIRE(static_cast<double>(k.fn(pa, pb, n)) == want);
+      }
+    }
+  }
+}
+
+TEST_CASE("dot kernels pick each position: e_i . b == b_i for every i < n", "[dot]") {
+  for (std::size_t n : lengths()) {
+    if (n == 0) continue;
+    std::vector<float> b(n);
+    for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<float>(i + 1);
+    std::vector<float> e(n, 0.0f);
+    for (std::size_t i = 0; i < n; ++i) {
+      e[i] = 1.0f;
+      for (const auto& k : kernels()) {
+        CAPTURE(n, i, k.name);
+        REQUIRE(k.fn(e.data(), b.data(), n) == static_cast<float>(i + 1));
+      }
+      e[i] = 0.0f;
+    }
+    // And the sum of all positions, 1 + 2 + ... + n, exact in float here.
+    std::vector<float> ones(n, 1.0f);
+    for (const auto& k : kernels()) {
+      CAPTURE(n, k.name);
+      REQUIRE(static_cast<double>(k.fn(ones.data(), b.data(), n)) ==
+              static_cast<double>(n) * static_cast<double>(n + 1) / 2.0);
+    }
+  }
+}
+
+TEST_CASE("dot_f32 dispatches to the kernel it names", "[dot]") {
+  oracle::TestData rng(0xd15);
+  const Pair p = make(rng, 100, -1, 1);
+#if defined(__wasm_simd128__)
+  REQUIRE(std::string(attn::dot_f32_kernel_name()) == "dot_f32__wasmsimd_acc4");
+  const Kernel expected = attn::dot_f32__wasmsimd_acc4;
+#else
+  REQUIRE(std::string(attn::dot_f32_kernel_name()) == "dot_f32__scalar");
+  const Kernel expected = attn::dot_f32__scalar;
+#endif
+  for (std::size_t n : lengths()) {
+    if (n > 100) continue;
+    CAPTURE(n);
+    const float got = attn::dot_f32(p.a.data(), p.b.data(), n);
+    const float want = expected(p.a.data(), p.b.data(), n);
+    REQUIRE(std::memcmp(&got, &want, sizeof got) == 0);  // bit for bit
+  }
+}
+
+#if defined(__wasm_simd128__)
+TEST_CASE("SIMD128: dot_f32__wasmsimd_acc4 agrees with dot_f32__scalar", "[dot][simd]") {
+  oracle::TestData rng(0x5140);
+  for (std::size_t n : lengths()) {
+    const Pair p = make(rng, n, -1.0, 1.0);
+    for (const auto& offs :
+         {std::pair<std::size_t, std::size_t>{0, 0}, {1, 3}, {2, 2}, {3, 0}, {0, 1}}) {
+      const float* a = p.a.data() + offs.first;
+      const float* b = p.b.data() + offs.second;
+      const double simd = attn::dot_f32__wasmsimd_acc4(a, b, n);
+      const double scalar = attn::dot_f32__scalar(a, b, n);
+      // Both are within kRel * sum|ab| of the exact value, hence within twice that of each other.
+      const double tol = 2 * kRel * oracle::dot_abs(a, b, n) + kTiny;
+      CAPTURE(n, offs.first, offs.second, simd, scalar, tol);
+      REQUIRE(std::fabs(simd - scalar) <= tol);
+      // Below one SIMD step there is nothing to reassociate: the tail is the
+      // scalar loop, so the two must agree exactly.
+      if (n < 4) REQUIRE(simd == scalar);
+    }
+  }
+}
+
+TEST_CASE("SIMD128: dot kernel propagates NaN and inf from any lane or the tail", "[dot][simd]") {
+  for (std::size_t n : {std::size_t{5}, std::size_t{19}, std::size_t{35}}) {
+    for (std::size_t i = 0; i < n; ++i) {
+      std::vector<float> a(n, 1.0f), b(n, 1.0f);
+      a[i] = std::numeric_limits<float>::quiet_NaN();
+      CAPTURE(n, i);
+      REQUIRE(std::isnan(attn::dot_f32__wasmsimd_acc4(a.data(), b.data(), n)));
+      a[i] = std::numeric_limits<float>::infinity();
+      REQUIRE(std::isinf(attn::dot_f32__wasmsimd_acc4(a.data(), b.data(), n)));
+    }
+  }
+}
+#endif

@@ -1,0 +1,124 @@
+// The training lab's matmul against a double oracle, for m, n and k below,
+// at, above and between multiples of 4 and 16 (the SIMD tiles and tails),
+// k across the 256-row slab, both ways of reading A (X·W and Xᵀ·dY), padded
+// rows, and accumulation; and, in SIMD128 builds, the SIMD kernel against its
+// scalar twin bit for bit (both sum each element in the same order).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernels/matmul.h"
+
+namespace {
+
+using Kernel = void (*)(attn::MatmulA, const float*, std::size_t, float*, std::size_t,
+                        attn::MatmulDims, bool);
+
+std::vector<std::pair<const char*, Kernel>> kernels() {
+  std::vector<std::pair<const char*, Kernel>> k{{"matmul_f32__scalar", attn::matmul_f32__scalar},
+                                                {"matmul_f32", attn::matmul_f32}};
+#if defined(__wasm_simd128__)
+  k.push_back({"matmul_f32__wasmsimd_2x16", attn::matmul_f32__wasmsimd_2x16});
+#endif
+  return k;
+}
+
+// Values of a few bits so products are exact and only the sums round.
+std::vector<float> data(std::size_t n, std::uint64_t seed) {
+  std::vector<float> v(n);
+  for (auto& x : v) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    x = static_cast<float>(static_cast<int>((seed >> 40) % 512) - 256) / 64.0f;
+  }
+  return v;
+}
+
+struct Case {
+  std::size_t m, n, k;
+  bool transposed, accumulate;
+};
+
+void run_case(const Case& c, const char* name, Kernel f) {
+  const std::size_t ldb = c.n + 3, ldc = c.n + 5;  // padded rows
+  // A [m x k] stored either as rows (rs = k) or as its transpose (rs = 1, cs = m).
+  const std::vector<float> a = data(c.m * c.k + 1, 1 + c.m + 7 * c.k);
+  const std::vector<float> b = data(c.k * ldb + 1, 2 + c.n);
+  std::vector<float> cm = data(c.m * ldc + 1, 3 + c.n * c.m);
+  const std::vector<float> c0 = cm;
+  const attn::MatmulA av = c.transposed ? attn::MatmulA{a.data(), 1, c.m}
+                                        : attn::MatmulA{a.data(), c.k, 1};
+  f(av, b.data(), ldb, cm.data(), ldc, {c.m, c.n, c.k}, c.accumulate);
+  for (std::size_t i = 0; i < c.m; ++i) {
+    for (std::size_t j = 0; j < ldc; ++j) {
+      const float got = cm[i * ldc + j];
+      if (j >= c.n) {  // padding is never written
+        REQUIRE(std::memcmp(&got, &c0[i * ldc + j], sizeof got) == 0);
+        continue;
+      }
+      double want = c.accumulate ? c0[i * ldc + j] : 0.0, mag = std::fabs(want);
+      for (std::size_t p = 0; p < c.k; ++p) {
+        const double t = static_cast<double>(av.data[i * av.row_stride + p * av.col_stride]) *
+                         b[p * ldb + j];
+        want += t;
+        mag += std::fabs(t);
+      }
+      INFO(name << " m=" << c.m << " n=" << c.n << " k=" << c.k << " transposed=" << c.transposed
+                << " accumulate=" << c.accumulate << " at (" << i << ", " << j << ")");
+      REQUIRE(std::fabs(got - want) <= 1e-6 * mag + 1e-30);
+    }
+  }
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (std::size_t m : {1, 2, 3, 5})
+    for (std::size_t n : {1, 3, 4, 5, 15, 16, 17, 20, 33, 36})
+      for (std::size_t k : {0, 1, 3, 4, 17, 255, 256, 257, 600})
+        for (bool t : {false, true})
+          for (bool acc : {false, true}) out.push_back({m, n, k, t, acc});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("matmul matches a double oracle across shapes, strides and tails", "[train][matmul]") {
+  for (const auto& [name, f] : kernels())
+    for (const Case& c : cases()) run_case(c, name, f);
+}
+
+TEST_CASE("matmul kernel name follows the build", "[train][matmul]") {
+#if defined(__wasm_simd128__)
+  REQUIRE(std::string(attn::matmul_f32_kernel_name()) == "matmul_f32__wasmsimd_2x16");
+#else
+  REQUIRE(std::string(attn::matmul_f32_kernel_name()) == "matmul_f32__scalar");
+#endif
+}
+
+#if defined(__wasm_simd128__)
+TEST_CASE("SIMD matmul equals its scalar twin bit for bit", "[train][matmul][simd]") {
+  for (const Case& c : cases()) {
+    const std::size_t ldb = c.n + 1, ldc = c.n + 2;
+    const std::vector<float> a = data(c.m * c.k + 1, 5 + c.k);
+    const std::vector<float> b = data(c.k * ldb + 1, 6 + c.n);
+    // Non-dyadic values here, so any change in summation order would show.
+    std::vector<float> s = data(c.m * ldc + 1, 7), v;
+    for (auto& x : s) x *= 1.1f;
+    v = s;
+    const attn::MatmulA av = c.transposed ? attn::MatmulA{a.data(), 1, c.m}
+                                          : attn::MatmulA{a.data(), c.k, 1};
+    std::vector<float> a2 = a, b2 = b;
+    for (auto& x : a2) x *= 0.3f;
+    for (auto& x : b2) x *= 1.7f;
+    const attn::MatmulA av2{a2.data(), av.row_stride, av.col_stride};
+    attn::matmul_f32__scalar(av2, b2.data(), ldb, s.data(), ldc, {c.m, c.n, c.k}, c.accumulate);
+    attn::matmul_f32__wasmsimd_2x16(av2, b2.data(), ldb, v.data(), ldc, {c.m, c.n, c.k},
+                                    c.accumulate);
+    INFO("m=" << c.m << " n=" << c.n << " k=" << c.k << " transposed=" << c.transposed);
+    REQUIRE(std::memcmp(s.data(), v.data(), s.size() * sizeof(float)) == 0);
+  }
+}
+#endif

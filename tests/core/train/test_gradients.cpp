@@ -1,0 +1,186 @@
+// Every gradient of the training lab's model against central finite
+// differences, in double (the same layer code instantiated for double, so the
+// check is honest: truncation ~h², rounding ~1e-16/h, both far below the
+// tolerance), for every parameter group, every kind of divisor and for
+// QK-LayerNorm. Then the float model, which runs the SIMD kernels, against the
+// double gradients at the same parameters.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/divisor.h"
+#include "train/attn_model.h"
+
+namespace {
+
+// Small sizes that are not multiples of 4 (the SIMD tails) and two heads.
+attn::ModelDims dims(bool qk_norm) {
+  attn::ModelDims d{};
+  d.seq = 5;
+  d.d_model = 6;
+  d.heads = 2;
+  d.dk = 5;
+  d.dv = 3;
+  d.classes = 7;
+  d.qpos = 4;
+  d.qk_norm = qk_norm;
+  return d;
+}
+
+constexpr std::size_t kBatch = 3;
+
+struct Problem {
+  std::vector<double> params, x;
+  std::vector<int> targets;
+};
+
+// Initial parameters plus noise, so biases are not 0 and gains not 1, and
+// inputs scaled so that some attention rows are peaked and some are flat.
+Problem problem(const attn::ModelDims& d, std::uint64_t seed, double x_scale) {
+  attn::Rng rng(seed);
+  Problem p;
+  p.params = attn::init_params(d, attn::InitKind::Lecun, rng);
+  for (double& v : p.params) v += 0.3 * rng.normal();
+  p.x.resize(kBatch * d.seq * d.d_model);
+  for (double& v : p.x) v = x_scale * rng.normal();
+  for (std::size_t b = 0; b < kBatch; ++b)
+    p.targets.push_back(static_cast<int>(rng.next_u64() % d.classes));
+  return p;
+}
+
+double mean_loss(attn::AttnModel<double>& m, const Problem& p) {
+  return m.forward(p.x.data(), p.targets.data(), kBatch).loss_sum / kBatch;
+}
+
+const char* group_name(const attn::ParamLayout& L, std::size_t i) {
+  const std::pair<const char*, attn::ParamLayout::Slice> groups[] = {
+      {"W_Q", L.wq}, {"b_Q", L.bq}, {"W_K", L.wk}, {"b_K", L.bk}, {"W_V", L.wv}, {"b_V", L.bv},
+      {"W_O", L.wo}, {"b_O", L.bo}, {"W_R", L.wr}, {"b_R", L.br}, {"g_q", L.gq}, {"g_k", L.gk}};
+  for (const auto& [name, s] : groups)
+    if (i >= s.offset && i < s.offset + s.size) return name;
+  return "?";
+}
+
+// Checks every parameter; returns the largest gradient seen (so a caller can
+// tell the check was not vacuous).
+double check_all(const attn::ModelDims& d, double divisor, const Problem& p) {
+  attn::AttnModel<double> m(d, divisor);
+  m.params() = p.params;
+  mean_loss(m, p);
+  m.backward();
+  const std::vector<double> g = m.grads();
+  const double h = 1e-6;
+  double largest = 0;
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    const double keep = m.params()[i];
+    m.params()[i] = keep + h;
+    const double up = mean_loss(m, p);
+    m.params()[i] = keep - h;
+    const double down = mean_loss(m, p);
+    m.params()[i] = keep;
+    const double fd = (up - down) / (2 * h);
+    INFO("parameter " << i << " in " << group_name(m.layout(), i) << ": analytic " << g[i]
+                      << ", finite difference " << fd);
+    REQUIRE(std::fabs(g[i] - fd) <= 1e-6 * (std::fabs(fd) + std::fabs(g[i])) + 1e-8);
+    largest = std::max(largest, std::fabs(g[i]));
+  }
+  return largest;
+}
+
+// The group's gradient norm, to require that each group really gets one.
+double group_norm(const std::vector<double>& g, attn::ParamLayout::Slice s) {
+  double n = 0;
+  for (std::size_t i = 0; i < s.size; ++i) n += g[s.offset + i] * g[s.offset + i];
+  return std::sqrt(n);
+}
+
+}  // namespace
+
+TEST_CASE("gradients match finite differences for every divisor", "[train][gradients]") {
+  const auto d = dims(false);
+  for (const char* text : {"sqrt", "1", "2", "dk", "0.37"}) {
+    const double divisor = attn::Divisor::parse(text).resolve(d.dk);
+    for (double x_scale : {0.5, 2.0}) {  // flat and peaked attention
+      INFO("divisor " << text << ", input scale " << x_scale);
+      const Problem p = problem(d, 11, x_scale);
+      REQUIRE(check_all(d, divisor, p) > 1e-3);
+    }
+  }
+}
+
+TEST_CASE("gradients match finite differences with QK-LayerNorm", "[train][gradients]") {
+  const auto d = dims(true);
+  for (const char* text : {"sqrt", "1"}) {
+    INFO("divisor " << text);
+    const Problem p = problem(d, 12, 1.0);
+    REQUIRE(check_all(d, attn::Divisor::parse(text).resolve(d.dk), p) > 1e-3);
+  }
+}
+
+TEST_CASE("every parameter group receives a gradient", "[train][gradients]") {
+  const auto d = dims(true);
+  const Problem p = problem(d, 13, 1.0);
+  attn::AttnModel<double> m(d, std::sqrt(5.0));
+  m.params() = p.params;
+  mean_loss(m, p);
+  m.backward();
+  const auto& L = m.layout();
+  for (const auto& s : {L.wq, L.bq, L.wk, L.bk, L.wv, L.bv, L.wo, L.bo, L.wr, L.br, L.gq, L.gk}) {
+    INFO("group at offset " << s.offset);
+    REQUIRE(s.size > 0);
+    REQUIRE(group_norm(m.grads(), s) > 1e-4);
+  }
+}
+
+TEST_CASE("the float model (SIMD kernels where built) matches the double gradients",
+          "[train][gradients]") {
+  for (bool qk_norm : {false, true}) {
+    // Sizes that exercise the SIMD kernels' 16-wide tiles and their tails.
+    attn::ModelDims d{};
+    d.seq = 17;
+    d.d_model = 20;
+    d.heads = 2;
+    d.dk = 37;
+    d.dv = 18;
+    d.classes = 32;
+    d.qpos = 16;
+    d.qk_norm = qk_norm;
+    attn::Rng rng(21);
+    std::vector<double> params = attn::init_params(d, attn::InitKind::Lecun, rng);
+    for (double& v : params) v = static_cast<double>(static_cast<float>(v + 0.1 * rng.normal()));
+    const std::size_t B = 9;
+    std::vector<double> x(B * d.seq * d.d_model);
+    for (double& v : x) v = static_cast<double>(static_cast<float>(rng.normal()));
+    std::vector<int> t;
+    for (std::size_t b = 0; b < B; ++b) t.push_back(static_cast<int>(rng.next_u64() % d.classes));
+
+    attn::AttnModel<double> md(d, std::sqrt(37.0));
+    md.params() = params;
+    const double loss_d = md.forward(x.data(), t.data(), B).loss_sum;
+    md.backward();
+    attn::AttnModel<float> mf(d, std::sqrt(37.0));
+    for (std::size_t i = 0; i < params.size(); ++i) mf.params()[i] = static_cast<float>(params[i]);
+    const std::vector<float> xf(x.begin(), x.end());
+    const double loss_f = mf.forward(xf.data(), t.data(), B).loss_sum;
+    mf.backward();
+
+    INFO("qk_norm " << qk_norm);
+    REQUIRE(loss_f == Approx(loss_d).epsilon(1e-5));
+    // Float rounding relative to each group's norm: ~1e-6 expected, 1e-4 allowed.
+    const auto& L = md.layout();
+    for (const auto& s : {L.wq, L.bq, L.wk, L.bk, L.wv, L.bv, L.wo, L.bo, L.wr, L.br, L.gq, L.gk}) {
+      if (s.size == 0) continue;
+      const double norm = group_norm(md.grads(), s);
+      double err = 0;
+      for (std::size_t i = 0; i < s.size; ++i) {
+        const double e = static_cast<double>(mf.grads()[s.offset + i]) - md.grads()[s.offset + i];
+        err += e * e;
+      }
+      INFO("group at offset " << s.offset << " norm " << norm);
+      REQUIRE(std::sqrt(err) <= 1e-4 * norm + 1e-7);
+    }
+  }
+}

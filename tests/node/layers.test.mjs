@@ -1,0 +1,40 @@
+// The core's folders are layers: base/ <- kernels/ <- explain/ <- train/, checker/.
+// A file includes only from its own folder and the layers below it, so a
+// kernel never depends on the trainer and the trainer never on the checker.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './paths.mjs';
+
+const CORE = path.join(ROOT, 'cpp/core');
+const BELOW = {
+  base: [],
+  kernels: ['base'],
+  explain: ['base', 'kernels'],
+  train: ['base', 'kernels', 'explain'],
+  checker: ['base', 'kernels', 'explain'],
+};
+
+function files(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(path.join(dir, e.name)) : /\.(h|cpp)$/.test(e.name) ? [path.join(dir, e.name)] : []);
+}
+
+test('cpp/core: every file sits in a wing, and includes only its own wing and the ones below', () => {
+  const wrong = [];
+  let includes = 0;
+  for (const f of files(CORE)) {
+    const rel = path.relative(CORE, f);
+    const wing = rel.split(path.sep)[0];
+    assert.ok(wing in BELOW, `${rel} is outside the wings ${Object.keys(BELOW).join(', ')}`);
+    for (const [, target] of fs.readFileSync(f, 'utf8').matchAll(/^#include "([^"]+)"/gm)) {
+      includes++;
+      const to = target.split('/')[0];
+      if (!(to in BELOW)) wrong.push(`${rel}: "${target}" is not rooted at cpp/core`);
+      else if (to !== wing && !BELOW[wing].includes(to)) wrong.push(`${rel} (${wing}) includes "${target}" (${to})`);
+    }
+  }
+  assert.ok(includes > 100, `only ${includes} includes seen`);
+  assert.deepEqual(wrong, []);
+});

@@ -23,10 +23,11 @@ if (!(Number.isInteger(SAMPLES) && SAMPLES >= 1 && SAMPLES <= 1000)) {
   process.exit(2);
 }
 
+// The benchmarks' module (attnlab_bench_<variant>), one build at a time.
 async function loadWasm(variant) {
   const dir = path.join(ROOT, 'build/wasm/cpp');
-  const { default: create } = await import(path.join(dir, `attn_${variant}.js`));
-  return create({ wasmBinary: fs.readFileSync(path.join(dir, `attn_${variant}.wasm`)) });
+  const { default: create } = await import(path.join(dir, `attnlab_bench_${variant}.js`));
+  return create({ wasmBinary: fs.readFileSync(path.join(dir, `attnlab_bench_${variant}.wasm`)) });
 }
 
 const key = (c) => `${c.kernel} ${c.n} ${c.d}`;
@@ -44,7 +45,7 @@ for (const r of native) {
 for (const variant of ['scalar', 'simd']) {
   const M = await loadWasm(variant);
   const expected = variant === 'simd';
-  if (M.buildInfo().simd !== expected) throw new Error(`attn_${variant} reports simd=${M.buildInfo().simd}`);
+  if (M.buildInfo().simd !== expected) throw new Error(`attnlab_bench_${variant} reports simd=${M.buildInfo().simd}`);
   for (const c of JSON.parse(M.benchCasesJson(smoke))) {
     if (!rows.has(key(c))) throw new Error(`case ${key(c)} missing from the native run`);
     const opts = { samples: SAMPLES, warmup: WARMUP, minSeconds: MIN_SECONDS };

@@ -3,7 +3,7 @@
 #   scripts/bench.sh [--smoke] [--json] [--samples N]
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-if [ ! -x "$BUILD_NATIVE/bin/attnlab_bench" ] || [ ! -f "$BUILD_WASM/cpp/attn_simd.wasm" ]; then
+if [ ! -x "$BUILD_NATIVE/bin/attnlab_bench" ] || [ ! -f "$BUILD_WASM/cpp/attnlab_bench_simd.wasm" ]; then
   "$ROOT/scripts/setup.sh"
   "$ROOT/scripts/build.sh"
 fi

@@ -21,9 +21,14 @@ emcmake cmake -S "$ROOT" -B "$BUILD_WASM" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD_WASM" -j "$JOBS"
 
 # The site imports the modules from web/src/wasm (not committed: built output).
+# One module per feature and build (explain, lab, check, bench x simd, scalar);
+# old names are cleared so a stale module cannot be bundled.
 mkdir -p "$WEB/src/wasm"
-for v in simd scalar; do
-  cp "$BUILD_WASM/cpp/attn_$v.js" "$BUILD_WASM/cpp/attn_$v.wasm" "$WEB/src/wasm/"
+rm -f "$WEB/src/wasm/"attn*.js "$WEB/src/wasm/"attn*.wasm
+for f in explain lab check bench; do
+  for v in simd scalar; do
+    cp "$BUILD_WASM/cpp/attnlab_${f}_$v.js" "$BUILD_WASM/cpp/attnlab_${f}_$v.wasm" "$WEB/src/wasm/"
+  done
 done
 
 log "site build (web/dist)"

@@ -12,18 +12,19 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ARTIFACTS, launch, startPreview } from './harness.mjs';
-import { WASM_DIR } from '../node/paths.mjs';
+import { loadWasm } from '../node/paths.mjs';
 
 const TIMEOUT = 600_000;
 let server;
 let browser;
-let core;
+let core;     // the lab's module in Node, to replay runs
+let checker;  // the checker's module in Node, to read exports
 
 before(async () => {
   server = await startPreview();
   browser = await launch(server.origin);
-  const { default: create } = await import(path.join(WASM_DIR, 'attn_simd.js'));
-  core = await create({ wasmBinary: fs.readFileSync(path.join(WASM_DIR, 'attn_simd.wasm')) });
+  core = await loadWasm('lab', 'simd');
+  checker = await loadWasm('check', 'simd');
 });
 
 after(async () => {
@@ -53,8 +54,8 @@ async function downloadOf(page, selector) {
 // The same run in Node's copy of the core: rows of the first `steps` steps.
 function replay(options, steps) {
   const s = new core.TrainSession();
-  assert.equal(s.configure(options), '');
-  assert.equal(s.step(steps), '');
+  assert.equal(s.configure(options).error, '');
+  assert.equal(s.step(steps).error, '');
   const cols = JSON.parse(s.columnsJson());
   const flat = s.metrics(0).slice();
   s.delete();
@@ -82,16 +83,16 @@ function zipNames(bytes) {
 }
 
 function checkNpz(bytes) {
-  const p = core._malloc(bytes.length);
+  const p = checker._malloc(bytes.length);
   try {
-    core.HEAPU8.set(bytes, p);
+    checker.HEAPU8.set(bytes, p);
     // sequences 0: the count the .npz stores (each query against its own sequence's keys).
-    const r = core.checkTensors(p, bytes.length, 0, 0,
+    const r = checker.checkTensors(p, bytes.length, 0, 0,
       { fileName: 'qk.npz', fileName2: '', format: 'auto', divisor: 'sqrt', q: 'q', k: 'k', sequences: 0 });
     assert.equal(r.error, '');
     return JSON.parse(r.json);
   } finally {
-    core._free(p);
+    checker._free(p);
   }
 }
 
@@ -304,7 +305,7 @@ const BAD = [
 
 function coreMessage(change) {
   const s = new core.TrainSession();
-  const msg = s.configure({ ...PROBE, ...change });
+  const msg = s.configure({ ...PROBE, ...change }).error;
   s.delete();
   assert.notEqual(msg, '', JSON.stringify(change));
   return msg;

@@ -6,14 +6,14 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI, ROOT, WASM_DIR } from './paths.mjs';
+import { CLI, ROOT, loadWasm } from './paths.mjs';
 import { BAD, SAME_2D, SAME_3D, close, corpusPath } from './check_cases.mjs';
 
 const { createAttn } = await import(path.join(ROOT, 'web/src/core/attn.js'));
 
+// The checker's module (check.html), in both builds.
 async function load(variant) {
-  const { default: create } = await import(path.join(WASM_DIR, `attn_${variant}.js`));
-  const M = await create({ wasmBinary: fs.readFileSync(path.join(WASM_DIR, `attn_${variant}.wasm`)) });
+  const M = await loadWasm('check', variant);
   return { M, attn: createAttn(M) };
 }
 const builds = { simd: await load('simd'), scalar: await load('scalar') };
@@ -101,6 +101,12 @@ test('a file above the size limit is refused from its size alone', () => {
   } finally {
     M._free(p);
   }
+});
+
+test('the checker\'s limits come from the core (the page states and checks them before reading)', () => {
+  const { attn } = builds.simd;
+  assert.deepEqual(attn.checkLimits(),
+    { maxFileBytes: 64 * 1024 * 1024, maxValues: 1 << 22, maxHeads: 1024, maxSeqLen: 4096, maxDk: 65536 });
 });
 
 test('no memory grows or leaks across 1000 checks, good and bad', () => {

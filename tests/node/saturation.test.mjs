@@ -4,15 +4,9 @@
 // as a message plus the argument's name, which the page uses to translate.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { WASM_DIR } from './paths.mjs';
+import { loadWasm } from './paths.mjs';
 
-async function load(variant) {
-  const { default: create } = await import(path.join(WASM_DIR, `attn_${variant}.js`));
-  return create({ wasmBinary: fs.readFileSync(path.join(WASM_DIR, `attn_${variant}.wasm`)) });
-}
-const builds = { simd: await load('simd'), scalar: await load('scalar') };
+const builds = { simd: await loadWasm('explain', 'simd'), scalar: await loadWasm('explain', 'scalar') };
 
 function saturation(M, dk, m, rows, seed, divisors) {
   const dp = M._malloc(8 * Math.max(1, divisors.length));

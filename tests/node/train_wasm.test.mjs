@@ -5,17 +5,13 @@
 // the default configuration, native and wasm.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { CLI, WASM_DIR } from './paths.mjs';
+import { CLI, loadWasm } from './paths.mjs';
 
-async function load(variant) {
-  const { default: create } = await import(path.join(WASM_DIR, `attn_${variant}.js`));
-  return create({ wasmBinary: fs.readFileSync(path.join(WASM_DIR, `attn_${variant}.wasm`)) });
-}
-const simd = await load('simd');
-const scalar = await load('scalar');
+// The training lab's module (lab.html), in both builds.
+const simd = await loadWasm('lab', 'simd');
+const scalar = await loadWasm('lab', 'scalar');
+const OK = { error: '', argument: '' };
 
 function cli(args) {
   const r = spawnSync(CLI, args, { encoding: 'utf8', timeout: 300_000 });
@@ -33,8 +29,8 @@ const CLI_ARGS = ['--dk', '64', '--heads', '2', '--dmodel', '32', '--dv', '16', 
 // Runs a session; returns its rows as objects keyed by column name, and the session.
 function train(M, options, steps) {
   const s = new M.TrainSession();
-  assert.equal(s.configure(options), '');
-  assert.equal(s.step(steps), '');
+  assert.deepEqual(s.configure(options), OK);
+  assert.deepEqual(s.step(steps), OK);
   const cols = JSON.parse(s.columnsJson());
   const flat = s.metrics(0).slice();
   assert.equal(flat.length, s.rowCount() * s.columns());
@@ -64,11 +60,11 @@ for (const divisor of ['sqrt', '1', 'qknorm']) {
       const rel = 1e-6;  // the CLI's 7 significant digits
       closeRows(rows, native.metrics, rel, 1e-12, `${name} vs native`);
       runs.push(rows);
-      const e = s.evaluate(512);
-      assert.equal(e.error, '');
+      const { error, eval: e } = s.evaluate(512);
+      assert.equal(error, '');
       assert.ok(Math.abs(e.loss - native.summary.final_loss) <= rel * native.summary.final_loss + 1e-12,
         `${name} eval loss ${e.loss} vs ${native.summary.final_loss}`);
-      const init = s.initStats();
+      const { stats: init } = s.initStats();
       assert.ok(Math.abs(init.varQk - native.init.var_qk) <= 1e-6 * native.init.var_qk);
       assert.equal(s.stepsTo90(), native.summary.steps_to_90 ?? 0);
       s.delete();
@@ -103,8 +99,7 @@ test('the same seed twice in wasm is the same run, bit for bit', () => {
 
 test('errors come back as strings naming the argument, never as exceptions', () => {
   const s = new simd.TrainSession();
-  assert.match(s.step(1), /configure\(\) must succeed/);
-  assert.equal(s.errorArgument(), 'session');
+  assert.deepEqual(s.step(1), { error: 'configure() must succeed before use', argument: 'session' });
   const bad = [
     [{ dk: 0 }, 'dk', /dk must be an integer in \[1, 1024\], got 0/],
     [{ dk: 2.5 }, 'dk', /dk/],
@@ -123,22 +118,27 @@ test('errors come back as strings naming the argument, never as exceptions', () 
     [{ heads: 16, dk: 1024 }, 'heads*dk', /heads\*dk/],
   ];
   for (const [change, arg, re] of bad) {
-    const msg = s.configure({ ...OPTIONS, ...change });
-    assert.match(msg, re, JSON.stringify(change));
-    assert.equal(s.errorArgument(), arg, JSON.stringify(change));
-    assert.match(s.step(1), /configure\(\) must succeed/, 'a failed configure leaves no session');
+    const status = s.configure({ ...OPTIONS, ...change });
+    assert.match(status.error, re, JSON.stringify(change));
+    assert.equal(status.argument, arg, JSON.stringify(change));
+    assert.match(s.step(1).error, /configure\(\) must succeed/, 'a failed configure leaves no session');
   }
-  assert.equal(s.configure(OPTIONS), '');
-  assert.equal(s.errorArgument(), '');
-  assert.match(s.step(0), /count/);
+  assert.deepEqual(s.configure(OPTIONS), OK);
+  assert.deepEqual(s.step(0), { error: 'count must be an integer in [1, 1000000], got 0', argument: 'count' });
+  assert.equal(s.evaluate(0).argument, 'samples');
   assert.match(s.evaluate(0).error, /samples/);
   assert.match(s.qkSnapshot(1000).error, /samples/);
+  assert.equal(s.qkSnapshot(1000).argument, 'samples');
   assert.equal(s.metrics(5).length, 0, 'rows past the end: an empty view');
   s.delete();
   const lr = simd.trainReferenceLr('sgd', 256, 64);
   assert.equal(lr.error, '');
   assert.ok(Math.abs(lr.lr - 0.8) < 1e-12);
   assert.match(simd.trainReferenceLr('rmsprop', 256, 64).error, /optimizer/);
+  assert.equal(simd.trainReferenceLr('rmsprop', 256, 64).argument, 'optimizer');
+  // The lab's init-checkpoint band and limits come from the core, not from copies in JS.
+  assert.deepEqual(simd.trainLimits(), { maxDk: 1024, maxHeads: 16, maxStepsPerCall: 1e6, maxSeed: 2 ** 53 - 1,
+    initBandLow: 0.5, initBandHigh: 2 });
 });
 
 test('maps, snapshots and the latest row have the documented shapes', () => {
@@ -188,10 +188,10 @@ test('speed of the default configuration, native and wasm', (t) => {
   const out = [`native (${native.config.kernel}): ${native.summary.steps_per_second.toFixed(1)} steps/s`];
   for (const [name, M] of [['simd', simd], ['scalar', scalar]]) {
     const s = new M.TrainSession();
-    assert.equal(s.configure(defaults), '');
+    assert.deepEqual(s.configure(defaults), OK);
     s.step(30);  // warm-up: V8 tiers the hot kernels up from its baseline compiler
     const t0 = performance.now();
-    assert.equal(s.step(300), '');
+    assert.deepEqual(s.step(300), OK);
     const sps = 300 / ((performance.now() - t0) / 1000);
     out.push(`wasm ${name}: ${sps.toFixed(1)} steps/s (${(sps / native.summary.steps_per_second).toFixed(2)}x native; ` +
       `3 runs x 1500 steps ≈ ${(4500 / sps).toFixed(0)} s in one worker)`);

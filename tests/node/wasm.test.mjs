@@ -3,36 +3,31 @@
 // agreement, errors as messages, and no memory leak across repeated calls.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { CLI, WASM_DIR } from './paths.mjs';
+import { CLI, loadWasm, wasmFile } from './paths.mjs';
 import { softmax, close } from './oracle.mjs';
 
-async function load(variant) {
-  const glue = path.join(WASM_DIR, `attn_${variant}.js`);
-  const { default: create } = await import(glue);
-  // EXPORT_ES6 glue cannot fetch a file under Node 20: hand it the bytes.
-  return create({ wasmBinary: fs.readFileSync(path.join(WASM_DIR, `attn_${variant}.wasm`)) });
-}
-const simd = await load('simd');
-const scalar = await load('scalar');
+// The explainer's module (index.html), in both builds.
+const simd = await loadWasm('explain', 'simd');
+const scalar = await loadWasm('explain', 'scalar');
+const OK = { error: '', argument: '' };
 
-// Disassembly grouped by function name (the build keeps names: --profiling-funcs).
-function functions(variant) {
-  const dis = execFileSync('wasm-objdump', ['-d', path.join(WASM_DIR, `attn_${variant}.wasm`)],
+// Disassembly grouped by function: by name where the module keeps names (the
+// benchmarks' module, --profiling-funcs), else as func[index].
+function functions(feature, variant) {
+  const dis = execFileSync('wasm-objdump', ['-d', wasmFile(feature, variant)],
     { encoding: 'utf8', maxBuffer: 1 << 28 });
   const out = new Map();
   let name = null;
   for (const line of dis.split('\n')) {
-    const m = line.match(/^[0-9a-f]+ func\[\d+\] <(.*)>:$/);
-    if (m) { name = m[1]; out.set(name, []); } else if (name) out.get(name).push(line);
+    const m = line.match(/^[0-9a-f]+ func\[(\d+)\](?: <(.*)>)?:$/);
+    if (m) { name = m[2] ?? `func[${m[1]}]`; out.set(name, []); } else if (name) out.get(name).push(line);
   }
   return out;
 }
 
 test('the SIMD build holds f32x4 multiply and add in the dot kernel', () => {
-  const fns = functions('simd');
+  const fns = functions('bench', 'simd');
   const name = [...fns.keys()].find((n) => n.startsWith('attn::dot_f32__wasmsimd_acc4('));
   assert.ok(name, 'dot_f32__wasmsimd_acc4 is in the module');
   const body = fns.get(name).join('\n');
@@ -42,8 +37,20 @@ test('the SIMD build holds f32x4 multiply and add in the dot kernel', () => {
   assert.deepEqual(simd.buildInfo(), { simd: true, dotKernel: 'dot_f32__wasmsimd_acc4' });
 });
 
+test('every SIMD module holds f32x4 multiply-adds; the explainer\'s and the lab\'s kernels are there', () => {
+  for (const feature of ['explain', 'lab', 'check', 'bench']) {
+    const lines = [...functions(feature, 'simd').values()].flat();
+    assert.ok(lines.length > 1000, `${feature}: disassembled`);
+    const count = (re) => lines.filter((l) => re.test(l)).length;
+    assert.ok(count(/f32x4\.mul/) >= 8 && count(/f32x4\.add/) >= 8, `${feature}: f32x4 multiply-adds`);
+  }
+});
+
+// The benchmarks' module calls every kernel from more than one place, so the
+// linker keeps each as a function of its own (elsewhere binaryen inlines a
+// kernel into its only caller, under that caller's name).
 test('the SIMD build holds f32x4 code in the score tile, the key packing and the attention kernel', () => {
-  const fns = functions('simd');
+  const fns = functions('bench', 'simd');
   const body = (prefix) => {
     const name = [...fns.keys()].find((n) => n.startsWith(prefix));
     assert.ok(name, `${prefix} is in the module`);
@@ -60,9 +67,11 @@ test('the SIMD build holds f32x4 code in the score tile, the key packing and the
   assert.match(body('attn::qk_scores_f32__wasmsimd_4x8('), /call \d+ <attn::simd::(pack_key_panels|score_rows_from_panels)/);
 });
 
-test('the scalar build has no SIMD instruction at all', () => {
-  for (const [name, lines] of functions('scalar'))
-    assert.ok(!lines.some((l) => /v128|f32x4|i32x4/.test(l)), `${name} uses SIMD`);
+test('the scalar builds have no SIMD instruction at all', () => {
+  for (const feature of ['explain', 'lab', 'check', 'bench'])
+    for (const [name, lines] of functions(feature, 'scalar'))
+      assert.ok(!lines.some((l) => /v128|f32x4|i32x4/.test(l)), `${feature}: ${name} uses SIMD`);
+  assert.ok(functions('explain', 'scalar').size > 100, 'the scalar module was disassembled');
   assert.deepEqual(scalar.buildInfo(), { simd: false, dotKernel: 'dot_f32__scalar' });
 });
 
@@ -100,9 +109,11 @@ test('SIMD and scalar dot kernels agree across lengths and alignments', () => {
 function qk(M, opts, samples) {
   const s = new M.QkSession();
   try {
-    assert.equal(s.configure(opts), '');
-    assert.equal(s.draw(samples), '');
-    return { ...s.summary(), hist: Array.from(s.histogram().slice()) };
+    assert.deepEqual(s.configure(opts), OK);
+    assert.deepEqual(s.draw(samples), OK);
+    const r = s.summary();
+    assert.equal(r.error, '');
+    return { ...r.summary, hist: Array.from(s.histogram().slice()) };
   } finally { s.delete(); }
 }
 
@@ -113,7 +124,6 @@ test('wasm Monte Carlo gives the native numbers for the same seed', () => {
       '--seed', '7', '--rho', `${rho}`, '--bins', '32'], { encoding: 'utf8' }));
     for (const M of [simd, scalar]) {
       const w = qk(M, { dk, divisor: Math.sqrt(dk), rho, sigmaQ: 1, sigmaK: 1, seed: 7, bins: 32 }, samples);
-      assert.equal(w.error, '');
       assert.equal(w.samples, native.samples);
       // Same random stream; only the float summation order of q·k differs.
       close(w.mean, native.mean, 1e-5 * Math.sqrt(native.var), `mean dk=${dk}`);
@@ -130,8 +140,8 @@ test('wasm Monte Carlo gives the native numbers for the same seed', () => {
 test('the proof terms stream: diagonal near 1, cross terms near 0', () => {
   const s = new simd.QkSession();
   try {
-    assert.equal(s.configure({ dk: 3, divisor: Math.sqrt(3), rho: 0, sigmaQ: 1, sigmaK: 1, seed: 1, bins: 8 }), '');
-    assert.equal(s.draw(200000), '');
+    assert.deepEqual(s.configure({ dk: 3, divisor: Math.sqrt(3), rho: 0, sigmaQ: 1, sigmaK: 1, seed: 1, bins: 8 }), OK);
+    assert.deepEqual(s.draw(200000), OK);
     const m = Array.from(s.proofMeans().slice());
     assert.equal(m.length, 9);
     // Each term q_i k_i q_j k_j has variance 9 (i = j: E[q⁴]E[k⁴] - 1 = 8) or 1.
@@ -149,6 +159,7 @@ test('softmax in wasm agrees with the JS oracle, in both builds', () => {
       M.HEAPF64.set([14, 10, 12], p / 8);
       const r = M.softmaxStats(p, 3, 8, o, 0);
       assert.equal(r.error, '');
+      assert.equal(r.stats.argmax, 0);
       const probs = Array.from(M.HEAPF64.subarray(o / 8, o / 8 + 3));
       softmax([14, 10, 12], 8).forEach((x, i) => close(probs[i], x, 1e-15, `p${i}`));
     } finally { M._free(p); M._free(o); }
@@ -164,40 +175,51 @@ test('SIMD and scalar builds compute the same attention', () => {
   const v = Float32Array.from({ length: m * dv }, rnd);
   const res = [simd, scalar].map((M) => withF32(M, [q, k, v, new Float32Array(n * m), new Float32Array(n * dv)],
     (pq, pk, pv, pw, po) => {
-      assert.equal(M.attentionForward(pq, pk, pv, n, m, dk, dv, Math.sqrt(dk), pw, po), '');
+      assert.deepEqual(M.attentionForward(pq, pk, pv, n, m, dk, dv, Math.sqrt(dk), pw, po), OK);
       return [M.HEAPF32.slice(pw / 4, pw / 4 + n * m), M.HEAPF32.slice(po / 4, po / 4 + n * dv)];
     }));
   for (let t = 0; t < 2; t++)
     res[0][t].forEach((x, i) => close(x, res[1][t][i], 1e-5, `tensor ${t} element ${i}`));
 });
 
-test('bad arguments come back as messages, not exceptions or NaN', () => {
+// One error convention across the boundary: every fallible call returns
+// {error, argument} (or a result holding them), argument naming what was wrong.
+test('bad arguments come back as {error, argument}, not exceptions or NaN', () => {
   const s = new simd.QkSession();
+  const bad = (status, message, argument) => {
+    assert.match(status.error, message);
+    assert.equal(status.argument, argument, status.error);
+  };
   try {
     const base = { dk: 64, divisor: 8, rho: 0, sigmaQ: 1, sigmaK: 1, seed: 0, bins: 64 };
-    assert.match(s.draw(10), /configure\(\) must succeed/);
-    assert.match(s.configure({ ...base, dk: 0 }), /^dk must be an integer in \[1, 65536\], got 0$/);
-    assert.match(s.configure({ ...base, dk: -1 }), /dk must be an integer/);
-    assert.match(s.configure({ ...base, dk: 2.5 }), /dk must be an integer/);
-    assert.match(s.configure({ ...base, dk: NaN }), /dk must be an integer/);
-    assert.match(s.configure({ ...base, rho: NaN }), /rho must be a number in \[-1, 1\]/);
-    assert.match(s.configure({ ...base, divisor: 0 }), /divisor/);
-    assert.match(s.configure({ ...base, seed: -3 }), /seed/);
-    assert.equal(s.configure({ ...base, dk: 65536 }), '');
-    assert.match(s.draw(100000), /dk\*samples must be at most 100000000/);
-    assert.match(s.draw(0), /samples/);
+    bad(s.draw(10), /configure\(\) must succeed/, 'session');
+    bad(s.summary(), /configure\(\) must succeed/, 'session');
+    bad(s.configure({ ...base, dk: 0 }), /^dk must be an integer in \[1, 65536\], got 0$/, 'dk');
+    bad(s.configure({ ...base, dk: -1 }), /dk must be an integer/, 'dk');
+    bad(s.configure({ ...base, dk: 2.5 }), /dk must be an integer/, 'dk');
+    bad(s.configure({ ...base, dk: NaN }), /dk must be an integer/, 'dk');
+    bad(s.configure({ ...base, rho: NaN }), /rho must be a number in \[-1, 1\]/, 'rho');
+    bad(s.configure({ ...base, divisor: 0 }), /divisor/, 'divisor');
+    bad(s.configure({ ...base, seed: -3 }), /seed/, 'seed');
+    bad(s.configure({ ...base, bins: 0 }), /bins/, 'bins');
+    assert.deepEqual(s.configure({ ...base, dk: 65536 }), OK);
+    bad(s.draw(100000), /dk\*samples must be at most 100000000/, 'dk*samples');
+    bad(s.draw(0), /samples/, 'samples');
   } finally { s.delete(); }
-  assert.match(simd.sampleScoreRow(0, 16, 1, 0), /dk/);
-  assert.match(simd.resolveDivisor('abc', 64).error, /divisor must be/);
+  bad(simd.sampleScoreRow(0, 16, 1, 0), /dk/, 'dk');
+  bad(simd.sampleScoreRow(64, 0, 1, 0), /^m must/, 'm');
+  bad(simd.resolveDivisor('abc', 64), /divisor must be/, 'divisor');
+  bad(simd.attentionForward(0, 0, 0, 0, 1, 1, 1, 1, 0, 0), /^n must/, 'n');
+  bad(simd.saturationPoint(0, 16, 10, 1, 0, 1, 0), /dk/, 'dk');
   assert.equal(simd.resolveDivisor('sqrt', 64).value, 8);
   assert.equal(simd.resolveDivisor('dk', 64).value, 64);
   const p = simd._malloc(16), o = simd._malloc(16);
   try {
     simd.HEAPF64.set([1, NaN], p / 8);
-    assert.match(simd.softmaxStats(p, 2, 1, o, 0).error, /scores must hold finite numbers, but element 1 is nan/);
+    bad(simd.softmaxStats(p, 2, 1, o, 0), /scores must hold finite numbers, but element 1 is nan/, 'scores');
     simd.HEAPF64.set([1, Infinity], p / 8);
-    assert.match(simd.softmaxStats(p, 2, 1, o, 0).error, /element 1 is inf/);
-    assert.match(simd.softmaxStats(p, 0, 1, o, 0).error, /scores length/);
+    bad(simd.softmaxStats(p, 2, 1, o, 0), /element 1 is inf/, 'scores');
+    bad(simd.softmaxStats(p, 0, 1, o, 0), /scores length/, 'scores length');
   } finally { simd._free(p); simd._free(o); }
 });
 

@@ -4,6 +4,7 @@ import '../style.css';
 import './bench.css';
 import { applyDocument } from '../i18n.js';
 import { h } from '../dom.js';
+import { connect } from '../core/rpc.js';
 import { caseName, isTraining } from './measure.js';
 import { s } from './strings.js';
 
@@ -29,7 +30,6 @@ function run() {
   const n = Math.min(99, Math.max(3, Math.round(Number(samples.value)) || 9));
   samples.value = n;
   runButton.disabled = true;
-  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   let cases = [];
   let builds = [];
   let done = 0;
@@ -42,8 +42,8 @@ function run() {
     cellEl('peak', i).textContent = isTraining(cases[i]) ? '–' : `${(100 * b.median / peak.median).toFixed(0)}%`;
   };
   const cellEl = (build, i) => table.querySelector(`[data-build="${build}"][data-row="${i}"]`);
-  worker.onmessage = ({ data }) => {
-    if (data.type === 'plan') {
+  const onEvent = (data) => {
+    if (data.event === 'plan') {
       ({ cases, builds } = data);
       const cols = ['scalar', 'simd'];
       table.replaceChildren(
@@ -58,11 +58,11 @@ function run() {
       );
       peakNote.textContent = '';
       if (!builds.includes('simd')) status.textContent = s('noSimd');
-    } else if (data.type === 'peak') {
+    } else if (data.event === 'peak') {
       peak = data;
       peakNote.textContent = s('peak', { rate: data.median.toFixed(2), spread: (100 * data.spread).toFixed(0) });
       cases.forEach((_, i) => fillOfPeak(i));
-    } else if (data.type === 'cell') {
+    } else if (data.event === 'cell') {
       done++;
       cells.set(`${data.build}:${data.index}`, data);
       cellEl(data.build, data.index).textContent =
@@ -71,12 +71,15 @@ function run() {
       if (a && b) cellEl('ratio', data.index).textContent = `${(b.median / a.median).toFixed(1)}×`;
       fillOfPeak(data.index);
       status.textContent = s('running', { done, total: cases.length * builds.length });
-    } else {
-      status.textContent = data.type === 'done' ? s('done', { total: done }) : data.message;
-      runButton.disabled = false;
-      worker.terminate();
     }
   };
-  worker.postMessage({ samples: n });
+  const port = connect(new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }), { onEvent });
+  port.call('run', [n]).then(
+    () => { status.textContent = s('done', { total: done }); },
+    (e) => { status.textContent = e.message; },
+  ).finally(() => {
+    runButton.disabled = false;
+    port.close();
+  });
 }
 runButton.addEventListener('click', run);

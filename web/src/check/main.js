@@ -4,13 +4,16 @@
 // File.arrayBuffer() and their bytes are transferred to the worker.
 import '../style.css';
 import './check.css';
-import { client } from '../core/client.js';
+import { createClient } from '../core/client.js';
 import { applyDocument, onLangChange } from '../i18n.js';
 import { h, setFieldError } from '../dom.js';
 import * as langSwitch from '../widgets/lang-switch.js';
 import { renderReport, reportCsv } from './report.js';
 import { s } from './strings.js';
 import snippet from './capture_qk.py?raw';
+
+// The checker's own core module (readers, report), in a worker of its own.
+const client = createClient('check');
 
 // size_limits.h: kMaxCheckFileBytes and kMaxCheckValues. The core enforces
 // them too; the page checks the size first so a huge file is never read.

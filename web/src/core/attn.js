@@ -1,17 +1,19 @@
-// Thin JS wrapper over the core's Embind API. Arrays cross into wasm memory as
-// one set() and come back as one slice(); every allocation is freed in
-// `finally`. The core returns errors as strings (never throws): here a
-// non-empty error becomes `throw new Error(message)`.
+// Thin JS wrapper over the core's Embind API (the explainer's and the
+// checker's modules, cpp/wasm/). Arrays cross into wasm memory as one set()
+// and come back as one slice(); every allocation is freed in `finally`. Every
+// fallible core call returns {error, argument} (or a result holding them):
+// here a non-empty error becomes an Error whose .argument names the bad argument.
 //
 // Module.HEAPF64 / HEAPF32 are re-read after each core call: a call may grow
 // the memory, which replaces the underlying buffer and detaches old views.
 //
-// Usage: const attn = createAttn(await loadModule()); attn.softmaxStats([14, 10, 12], 8)
+// Usage: const attn = createAttn(await loadModule('explain')); attn.softmaxStats([14, 10, 12], 8)
 
-function check(error, argument) {
-  if (!error) return;
-  const e = new Error(error);
-  if (argument) e.argument = argument; // the core's name for the bad argument
+/** Throws the core's error, if any, of a Status or a result holding one; returns r. */
+function check(r) {
+  if (!r.error) return r;
+  const e = new Error(r.error);
+  if (r.argument) e.argument = r.argument; // the core's name for the bad argument
   throw e;
 }
 
@@ -49,11 +51,10 @@ function softmaxStats(M, scores, divisor) {
   const n = s.length;
   return withAlloc(M, [n * 8, n * 8, n * 8], (sp, pp, cp) => {
     M.HEAPF64.set(s, sp / 8);
-    const r = M.softmaxStats(sp, n, divisor, pp, cp);
-    check(r.error);
+    const { stats } = check(M.softmaxStats(sp, n, divisor, pp, cp));
     const probs = M.HEAPF64.slice(pp / 8, pp / 8 + n);
     const scaled = M.HEAPF64.slice(cp / 8, cp / 8 + n);
-    return { probs, scaled, entropy: r.entropy, maxProb: r.maxProb, jacobianNorm: r.jacobianNorm, argmax: r.argmax };
+    return { probs, scaled, ...stats };
   });
 }
 
@@ -64,8 +65,7 @@ function softmaxStats(M, scores, divisor) {
  * @returns {{value: number, label: string}}
  */
 function resolveDivisor(M, text, dk) {
-  const r = M.resolveDivisor(String(text), dk);
-  check(r.error);
+  const r = check(M.resolveDivisor(String(text), dk));
   return { value: r.value, label: r.label };
 }
 
@@ -113,8 +113,7 @@ function saturationPoint(M, dk, m, rows, seed, divisors) {
   const nd = d.length;
   return withAlloc(M, [nd * 8, nd * 6 * 8], (dp, op) => {
     M.HEAPF64.set(d, dp / 8);
-    const r = M.saturationPoint(dk, m, rows, seed, dp, nd, op);
-    check(r.error, r.argument);
+    check(M.saturationPoint(dk, m, rows, seed, dp, nd, op));
     const o = M.HEAPF64.slice(op / 8, op / 8 + nd * 6);
     return Array.from(d, (divisor, c) => ({
       divisor,
@@ -136,21 +135,14 @@ let nextSession = 1;
  */
 function qkOpen(M, opts) {
   const s = new M.QkSession();
-  const err = s.configure({ dk: 64, divisor: 8, rho: 0, sigmaQ: 1, sigmaK: 1, seed: 0, bins: 64, ...opts });
-  if (err) {
+  const status = s.configure({ dk: 64, divisor: 8, rho: 0, sigmaQ: 1, sigmaK: 1, seed: 0, bins: 64, ...opts });
+  if (status.error) {
     s.delete();
-    check(err, argumentOf(err));
+    check(status);
   }
   const id = nextSession++;
   sessions.set(id, s);
   return id;
-}
-
-// QkSession returns plain strings; the argument is the message's first word(s)
-// before " must" (the core's messages all start with the argument's name).
-function argumentOf(message) {
-  const m = /^([\w*]+(?: length)?) must/.exec(message);
-  return m ? m[1] : undefined;
 }
 
 function session(id) {
@@ -165,13 +157,8 @@ function session(id) {
  */
 function qkDraw(M, id, count) {
   const s = session(id);
-  if (count > 0) {
-    const err = s.draw(count);
-    check(err, argumentOf(err));
-  }
-  const summary = s.summary();
-  check(summary.error);
-  delete summary.error;
+  if (count > 0) check(s.draw(count));
+  const { summary } = check(s.summary());
   // The views point into wasm memory: copy them before the next call.
   return { summary, histogram: s.histogram().slice(), proofMeans: s.proofMeans().slice() };
 }
@@ -195,6 +182,11 @@ function qkSummary(M, opts, samples) {
   }
 }
 
+/** @returns {{maxFileBytes, maxValues, maxHeads, maxSeqLen, maxDk}} the checker's limits, from the core */
+function checkLimits(M) {
+  return { ...M.checkLimits() };
+}
+
 /** @returns {{simd: boolean, dotKernel: string}} */
 function buildInfo(M) {
   const r = M.buildInfo();
@@ -202,7 +194,7 @@ function buildInfo(M) {
 }
 
 /**
- * The checker of a user's q and k (cpp/core/qk_check.h): the bytes of one file
+ * The checker of a user's q and k (cpp/core/checker/report.h): the bytes of one file
  * holding both, or of two files (q, then k), copied into wasm memory once and
  * checked in one call.
  * @param {{name: string, bytes: ArrayBuffer|Uint8Array}[]} files  one or two
@@ -218,12 +210,11 @@ function checkTensors(M, files, options = {}) {
   const views = files.map((f) => (f.bytes instanceof Uint8Array ? f.bytes : new Uint8Array(f.bytes)));
   return withAlloc(M, views.map((v) => v.length), (p1, p2 = 0) => {
     views.forEach((v, i) => M.HEAPU8.set(v, i ? p2 : p1));
-    const r = M.checkTensors(p1, views[0].length, p2, views[1]?.length ?? 0, {
+    const r = check(M.checkTensors(p1, views[0].length, p2, views[1]?.length ?? 0, {
       fileName: files[0].name ?? '', fileName2: files[1]?.name ?? '', format: options.format ?? 'auto',
       divisor: options.divisor ?? 'sqrt', q: options.q ?? 'q', k: options.k ?? 'k',
       sequences: options.sequences ?? 0,
-    });
-    check(r.error, r.argument);
+    }));
     return JSON.parse(r.json);
   });
 }
@@ -246,5 +237,6 @@ export function createAttn(M) {
     qkClose: (id) => qkClose(M, id),
     qkSummary: (opts, samples) => qkSummary(M, opts, samples),
     checkTensors: (files, options) => checkTensors(M, files, options),
+    checkLimits: () => checkLimits(M),
   };
 }

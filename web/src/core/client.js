@@ -1,74 +1,41 @@
-// Main-thread side of the core worker: call(op, args) -> Promise of the result.
-// One worker, created on the first call. Ops and their args are those of
-// createAttn() in attn.js, e.g. call('softmaxStats', [[14, 10, 12], 8]).
-// A rejected promise carries the core's message as Error.message.
+// Main-thread side of a core worker (worker.js): call(op, args) -> Promise of
+// the result. One worker per feature's module (explain, check), started on the
+// first call and started again after it dies or is stopped. Ops and their
+// args are those of createAttn() in attn.js, e.g. call('softmaxStats',
+// [[14, 10, 12], 8]). A rejected promise carries the core's message as
+// Error.message and the argument it named as .argument.
+import { buildFromSearch } from './build.js';
+import { connect } from './rpc.js';
 
-// The page URL's ?build=scalar|simd forces a wasm build (see loader.js); a
-// worker cannot see the page URL, so it is read here and sent with 'init'.
-// Kept out of loader.js so the page bundle holds no loader code.
-function buildFromSearch(search) {
-  const b = new URLSearchParams(search).get('build');
-  return b === 'simd' || b === 'scalar' ? b : 'auto';
-}
-
-let worker = null;
-let nextId = 1;
-const pending = new Map();
-
-function failAll(message) {
-  for (const { reject } of pending.values()) reject(new Error(message));
-  pending.clear();
-}
-
-function ensureWorker() {
-  if (worker) return worker;
-  worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'attn-core' });
-  worker.onmessage = ({ data }) => {
-    const p = pending.get(data.id);
-    if (!p) return;
-    pending.delete(data.id);
-    if (data.ok) p.resolve(data.result);
-    else p.reject(Object.assign(new Error(data.error), data.argument ? { argument: data.argument } : {}));
+/** A client of its own worker, which loads `feature`'s module (core/loader.js). */
+export function createClient(feature) {
+  let port = null;
+  const ensure = () => {
+    if (port) return port;
+    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `attnlab-${feature}` });
+    const mine = connect(worker, { onLost: () => { if (port === mine) port = null; } });
+    port = mine;
+    // The worker loads the module on this first call; a failed load fails it
+    // (and later calls retry the load).
+    port.call('init', [feature, buildFromSearch()]).catch(() => {});
+    return port;
   };
-  worker.onerror = (e) => {
-    e.preventDefault();
-    failAll(`the core worker failed: ${e.message || 'could not start'}`);
-    worker.terminate();
-    worker = null;
+  return {
+    /**
+     * Run one core op in the worker.
+     * @param {string} op  an op of createAttn() (attn.js), or 'buildInfo'
+     * @param {unknown[]} [args]  positional arguments of that op
+     * @param {Transferable[]} [transfer]  buffers to hand over instead of copying
+     * @returns {Promise<any>}
+     */
+    call: (op, args = [], transfer = []) => ensure().call(op, args, transfer),
+    /** Stop the worker; the next call starts a fresh one. */
+    terminate() {
+      port?.close('the core worker was stopped');
+      port = null;
+    },
   };
-  worker.onmessageerror = () => failAll('a message from the core worker could not be read');
-  send('init', [buildFromSearch(globalThis.location?.search ?? '')]).catch(() => {});
-  return worker;
 }
 
-function send(op, args, transfer) {
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    worker.postMessage({ id, op, args }, transfer ?? []);
-  });
-}
-
-/**
- * Run one core op in the worker.
- * @param {string} op  'softmaxStats' | 'resolveDivisor' | 'sampleScoreRow' | 'attentionForward' | 'buildInfo'
- *   | 'saturationPoint' | 'qkOpen' | 'qkDraw' | 'qkClose' | 'qkSummary'
- * @param {unknown[]} [args]  positional arguments of that op
- * @param {Transferable[]} [transfer]  buffers to hand over instead of copying
- * @returns {Promise<any>}
- */
-export function call(op, args = [], transfer) {
-  ensureWorker();
-  return send(op, args, transfer);
-}
-
-/** Stop the worker; the next call starts a fresh one. */
-export function terminate() {
-  if (!worker) return;
-  worker.terminate();
-  worker = null;
-  failAll('the core worker was stopped');
-}
-
-/** The object widgets receive in mount(element, client). */
-export const client = { call, terminate };
+/** The explainer's client: the object widgets receive in mount(element, client). */
+export const client = createClient('explain');

@@ -1,28 +1,27 @@
-// A training worker of the lab: its own instance of the wasm core, holding one
-// or more TrainSessions (runs). Runs step in batches sized so one core call
-// takes about TARGET_MS; between batches the worker yields to its message
-// queue, so pause, resume and drop act within one batch. Runs held by one
-// worker take turns batch by batch, so their curves grow together.
+// A training worker of the lab: its own instance of the wasm core (the lab's
+// module), holding one or more TrainSessions (runs). Runs step in batches
+// sized so one core call takes about TARGET_MS; between batches the worker
+// yields to its message queue, so pause, resume and drop act within one batch.
+// Runs held by one worker take turns batch by batch, so their curves grow
+// together.
 //
-// Page -> worker
-//   {type: 'init', build}                              load the core ('auto' | 'simd' | 'scalar'), then
-//                                                      warm it up (a few steps of a small run)
-//   {type: 'call', id, op, args}                       ops: validate([options]), referenceLr(opt, dk, dModel),
-//                                                      qk(runId, samples)
-//   {type: 'start', runId, options, steps, mapEvery, evalSamples, keep}
-//   {type: 'pause' | 'resume' | 'drop', runId}
-// Worker -> page
-//   {type: 'ready', simd, kernel} | {type: 'load-failed', error}
-//   {type: 'reply', id, ok, result | error, argument}
-//   {type: 'configured', runId, init, columns, divisorValue, map}
-//   {type: 'rows', runId, rows: Float64Array, latest: Float64Array, stepsDone, busyMs, map?}
-//   {type: 'paused', runId, stepsDone}                (after the last batch: every earlier row has been posted)
-//   {type: 'done', runId, eval, stepsTo90, busyMs}
-//   {type: 'failed', runId, error, argument}
+// Ops, over core/rpc.js (pool.js calls them):
+//   init(build) -> {simd, kernel}     load the core ('auto' | 'simd' | 'scalar'), then warm it up
+//   validate([options]) -> [{error, argument}]      the core's verdict on each options object
+//   referenceLr(opt, dk, dModel) -> {error, argument, lr}
+//   qk(runId, samples) -> {step, samples, heads, seq, dk, q, k, logits}
+//   start({runId, options, steps, mapEvery, evalSamples, keep}), pause(runId), resume(runId), drop(runId)
+// Events, each with its runId:
+//   configured {init, columns, divisorValue, map}
+//   rows {rows: Float64Array, latest: Float64Array, stepsDone, busyMs, map?}
+//   paused {stepsDone}          (after the last batch: every earlier row has been posted)
+//   done {eval, stepsTo90, busyMs}
+//   failed {error, argument}
 // A map is {step, weights: Float32Array [examples x heads x seq], labels: Int32Array, shape}.
 // Typed arrays are copied out of wasm memory (the core's views die at the
 // next call) and transferred, not cloned.
 import { loadModule } from '../core/loader.js';
+import { serve } from '../core/rpc.js';
 
 const TARGET_MS = 40;
 const MAX_BATCH = 50;
@@ -32,7 +31,6 @@ let loading = null;
 const runs = new Map();  // runId -> run state
 let looping = false;
 
-const post = (msg, transfer = []) => self.postMessage(msg, transfer);
 
 // A macrotask without setTimeout's clamping: queued messages run in between.
 const channel = new MessageChannel();
@@ -52,8 +50,8 @@ function captureMap(r) {
 }
 const mapTransfer = (map) => (map ? [map.weights.buffer, map.labels.buffer] : []);
 
-function fail(r, error) {
-  post({ type: 'failed', runId: r.id, error, argument: r.s.errorArgument() });
+function fail(r, status) {
+  emit('failed', { runId: r.id, error: status.error, argument: status.argument });
   drop(r.id);
 }
 
@@ -66,9 +64,9 @@ function drop(runId) {
 
 function start({ runId, options, steps, mapEvery, evalSamples, keep }) {
   const s = new M.TrainSession();
-  const error = s.configure(options);
-  if (error) {
-    post({ type: 'failed', runId, error, argument: s.errorArgument() });
+  const status = s.configure(options);
+  if (status.error) {
+    emit('failed', { runId, error: status.error, argument: status.argument });
     s.delete();
     return;
   }
@@ -78,9 +76,10 @@ function start({ runId, options, steps, mapEvery, evalSamples, keep }) {
   };
   runs.set(runId, r);
   const init = s.initStats();
+  if (init.error) return fail(r, init);
   const map = captureMap(r);
-  post({
-    type: 'configured', runId, init, columns: JSON.parse(s.columnsJson()), divisorValue: s.divisorValue(), map,
+  emit('configured', {
+    runId, init: init.stats, columns: JSON.parse(s.columnsJson()), divisorValue: s.divisorValue(), map,
   }, mapTransfer(map));
   loop();
 }
@@ -89,9 +88,9 @@ function start({ runId, options, steps, mapEvery, evalSamples, keep }) {
 function stepBatch(r) {
   const n = Math.max(1, Math.min(r.batch, r.steps - r.done, r.nextMap - r.done));
   const t0 = performance.now();
-  const error = r.s.step(n);
+  const status = r.s.step(n);
   const ms = performance.now() - t0;
-  if (error) return fail(r, error);
+  if (status.error) return fail(r, status);
   r.done += n;
   r.busyMs += ms;
   // Aim the next call at TARGET_MS (the first call is one step: the first point comes at once).
@@ -104,7 +103,7 @@ function stepBatch(r) {
     map = captureMap(r);
     r.nextMap = r.done + r.mapEvery;
   }
-  post({ type: 'rows', runId: r.id, rows, latest, stepsDone: r.done, busyMs: r.busyMs, map },
+  emit('rows', { runId: r.id, rows, latest, stepsDone: r.done, busyMs: r.busyMs, map },
     [rows.buffer, latest.buffer, ...mapTransfer(map)]);
   if (r.done >= r.steps) finish(r);
 }
@@ -114,11 +113,8 @@ function finish(r) {
   const t0 = performance.now();
   const ev = r.s.evaluate(r.evalSamples);
   r.busyMs += performance.now() - t0;
-  if (ev.error) return fail(r, ev.error);
-  post({
-    type: 'done', runId: r.id, stepsTo90: r.s.stepsTo90(), busyMs: r.busyMs,
-    eval: { samples: ev.samples, loss: ev.loss, accuracy: ev.accuracy, attnCorrect: ev.attnCorrect },
-  });
+  if (ev.error) return fail(r, ev);
+  emit('done', { runId: r.id, stepsTo90: r.s.stepsTo90(), busyMs: r.busyMs, eval: ev.eval });
   if (!r.keep) drop(r.id);
 }
 
@@ -147,11 +143,11 @@ async function loop() {
 function warmUp() {
   const s = new M.TrainSession();
   try {
-    const error = s.configure({
+    const status = s.configure({
       task: 'recall', dk: 64, heads: 2, dModel: 64, dv: 32, divisor: 'sqrt', optimizer: 'adam', lr: 1e-3,
       init: 'lecun', batch: 64, seed: 0, logEvery: 5,
     });
-    if (!error) {
+    if (!status.error) {
       s.step(12);
       s.attentionMaps();
     }
@@ -160,94 +156,78 @@ function warmUp() {
   }
 }
 
-const OPS = {
+// The module, loaded by init(); every other op waits for it (a start sent
+// right after init is queued behind the load).
+async function core() {
+  if (!loading) throw new Error('the WebAssembly core is not loaded');
+  return loading;
+}
+
+const emit = serve({
+  async init(build) {
+    loading ??= loadModule('lab', build);
+    try {
+      M = await loading;
+    } catch (e) {
+      loading = null;
+      throw e;
+    }
+    const info = M.buildInfo();
+    warmUp();
+    return { simd: info.simd, kernel: info.dotKernel };
+  },
   // One throwaway session: the core's message and argument for each options object.
-  validate(list) {
+  async validate(list) {
+    await core();
     const s = new M.TrainSession();
     try {
       return list.map((options) => {
-        const error = s.configure(options);
-        return { error, argument: s.errorArgument() };
+        const { error, argument } = s.configure(options);
+        return { error, argument };
       });
     } finally {
       s.delete();
     }
   },
-  referenceLr(optimizer, dk, dModel) {
-    const r = M.trainReferenceLr(String(optimizer), dk, dModel);
-    return { error: r.error, lr: r.lr };
+  async referenceLr(optimizer, dk, dModel) {
+    await core();
+    const { error, argument, lr } = M.trainReferenceLr(String(optimizer), dk, dModel);
+    return { error, argument, lr };
   },
   // q and k of a fixed batch of the run, as it is now (before QK-LayerNorm), and its logits.
-  qk(runId, samples) {
+  async qk(runId, samples) {
+    await core();
     const r = runs.get(runId);
     if (!r) throw new Error('this run is no longer held by its worker');
     const shape = r.s.qkSnapshot(samples);
-    if (shape.error) throw new Error(shape.error);
+    if (shape.error) throw Object.assign(new Error(shape.error), { argument: shape.argument });
     return {
       step: r.done, samples: shape.samples, heads: shape.heads, seq: shape.seq, dk: shape.dk,
       q: r.s.snapshotQ().slice(), k: r.s.snapshotK().slice(), logits: r.s.snapshotLogits().slice(),
     };
   },
-};
-
-function reply(id, fn) {
-  try {
-    const result = fn();
-    const transfer = Array.isArray(result) ? [] : Object.values(result).filter(ArrayBuffer.isView).map((v) => v.buffer);
-    post({ type: 'reply', id, ok: true, result }, transfer);
-  } catch (e) {
-    post({ type: 'reply', id, ok: false, error: e instanceof Error ? e.message : String(e) });
-  }
-}
-
-self.onmessage = async ({ data }) => {
-  if (data.type === 'init') {
-    loading ??= loadModule(data.build);
+  async start(spec) {
     try {
-      M = await loading;
-      const info = M.buildInfo();
-      post({ type: 'ready', simd: info.simd, kernel: info.dotKernel });
-      warmUp();
+      await core();
     } catch (e) {
-      loading = null;
-      post({ type: 'load-failed', error: e instanceof Error ? e.message : String(e) });
+      emit('failed', { runId: spec.runId, error: e instanceof Error ? e.message : String(e), argument: '' });
+      return;
     }
-    return;
-  }
-  if (!M) await loading?.catch(() => {});  // messages sent right after init wait for the module
-  if (!M) {
-    const error = 'the WebAssembly core is not loaded';
-    if (data.type === 'call') post({ type: 'reply', id: data.id, ok: false, error });
-    if (data.type === 'start') post({ type: 'failed', runId: data.runId, error, argument: '' });
-    return;
-  }
-  const r = runs.get(data.runId);
-  switch (data.type) {
-    case 'call':
-      reply(data.id, () => {
-        if (!Object.hasOwn(OPS, data.op)) throw new Error(`unknown op "${data.op}"`);
-        return OPS[data.op](...data.args);
-      });
-      break;
-    case 'start':
-      start(data);
-      break;
-    case 'pause':
-      if (r) {
-        r.paused = true;
-        post({ type: 'paused', runId: r.id, stepsDone: r.done });
-      }
-      break;
-    case 'resume':
-      if (r) {
-        r.paused = false;
-        loop();
-      }
-      break;
-    case 'drop':
-      drop(data.runId);
-      break;
-    default:
-      break;
-  }
-};
+    start(spec);
+  },
+  pause(runId) {
+    const r = runs.get(runId);
+    if (!r) return;
+    r.paused = true;
+    emit('paused', { runId: r.id, stepsDone: r.done });
+  },
+  resume(runId) {
+    const r = runs.get(runId);
+    if (!r) return;
+    r.paused = false;
+    loop();
+  },
+  drop(runId) {
+    drop(runId);
+  },
+});

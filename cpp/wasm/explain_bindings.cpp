@@ -1,0 +1,208 @@
+// The explainer's module (index.html): softmax statistics, the divisor, one
+// sampled score row, attention forward, the q·k Monte Carlo and the saturation
+// explorer. Each function sits beside its registration at the bottom.
+#include <memory>
+#include <vector>
+
+#include "base/divisor.h"
+#include "base/size_limits.h"
+#include "explain/attention.h"
+#include "explain/qk_sampler.h"
+#include "explain/saturation.h"
+#include "explain/softmax.h"
+#include "glue.h"
+#include "kernels/dot.h"
+
+using namespace emscripten;
+
+namespace attn::wasm {
+namespace {
+
+struct SoftmaxResult {
+  std::string error, argument;
+  SoftmaxStats stats;
+};
+
+// scaled may be 0: then scores / divisor is not written.
+SoftmaxResult softmax_stats_js(std::uintptr_t scores, double n, double divisor, std::uintptr_t probs,
+                               std::uintptr_t scaled) {
+  return result<SoftmaxResult>([&](SoftmaxResult& r) {
+    r.stats = softmax_stats(ptr<const double>(scores), size_arg("scores length", n, 1, limits::kMaxScores),
+                            divisor, ptr<double>(probs), ptr<double>(scaled));
+  });
+}
+
+struct DivisorResult {
+  std::string error, argument, label;
+  double value = 0;
+};
+
+DivisorResult resolve_divisor(const std::string& text, double dk) {
+  return result<DivisorResult>([&](DivisorResult& r) {
+    const auto d = Divisor::parse(text);
+    // A plain number ignores d_k, so only 'sqrt' and 'dk' check it.
+    const bool uses_dk = d.kind() != Divisor::Kind::Value;
+    r.value = d.resolve(uses_dk ? size_arg("dk", dk, 1, limits::kMaxDk) : 1);
+    r.label = d.label();
+  });
+}
+
+Status attention_forward_js(std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, double n, double m,
+                            double dk, double dv, double divisor, std::uintptr_t weights,
+                            std::uintptr_t out) {
+  return guarded([&] {
+    using namespace limits;
+    const AttentionShape s{size_arg("n", n, 1, kMaxSeqLen), size_arg("m", m, 1, kMaxSeqLen),
+                           size_arg("dk", dk, 1, kMaxDk), size_arg("dv", dv, 1, kMaxDk)};
+    attention_forward(ptr<const float>(q), ptr<const float>(k), ptr<const float>(v), s, divisor,
+                      ptr<float>(weights), ptr<float>(out));
+  });
+}
+
+Status sample_score_row_js(double dk, double m, double seed, std::uintptr_t scores) {
+  return guarded([&] {
+    sample_score_row(size_arg("dk", dk, 1, limits::kMaxDk), size_arg("m", m, 1, limits::kMaxSeqLen),
+                     seed_arg(seed), ptr<float>(scores));
+  });
+}
+
+// Saturation Monte Carlo, one call per d_k point. divisors: n doubles in;
+// out: 6 doubles per divisor (max prob, entropy and Jacobian norm, each as
+// mean and standard error).
+Status saturation_point_js(double dk, double m, double rows, double seed, std::uintptr_t divisors,
+                           double n, std::uintptr_t out) {
+  return guarded([&] {
+    using namespace limits;
+    const std::size_t nd = size_arg("divisors", n, 1, kMaxSaturationDivisors);
+    const auto stats = saturation_point(size_arg("dk", dk, 1, kMaxDk), size_arg("m", m, 1, kMaxSeqLen),
+                                        size_arg("rows", rows, 1, kMaxSaturationRows), seed_arg(seed),
+                                        ptr<const double>(divisors), nd);
+    double* o = ptr<double>(out);
+    for (const auto& s : stats) {
+      for (const MeanSe x : {s.max_prob, s.entropy, s.jacobian_norm}) {
+        *o++ = x.mean;
+        *o++ = x.se;
+      }
+    }
+  });
+}
+
+// The q·k Monte Carlo as JS sees its options (numbers arrive as doubles).
+struct QkOptions {
+  double dk = 64, divisor = 8, rho = 0, sigmaQ = 1, sigmaK = 1, seed = 0, bins = 64;
+};
+
+struct QkSummaryResult {
+  std::string error, argument;
+  QkSummary summary;
+};
+
+// A Monte Carlo run that lives across calls, so a worker can stream batches.
+class QkSession {
+ public:
+  Status configure(const QkOptions& o) {
+    return guarded([&] {
+      sampler_.reset();  // a failed configure leaves no session behind
+      QkConfig c;
+      c.dk = size_arg("dk", o.dk, 1, limits::kMaxDk);
+      c.divisor = o.divisor;
+      c.rho = o.rho;
+      c.sigma_q = o.sigmaQ;
+      c.sigma_k = o.sigmaK;
+      c.seed = seed_arg(o.seed);
+      c.bins = size_arg("bins", o.bins, 1, limits::kMaxBins);
+      sampler_ = std::make_unique<QkSampler>(c);
+    });
+  }
+  Status draw(double count) {
+    return guarded([&] { require().draw(size_arg("samples", count, 1, limits::kMaxSamples)); });
+  }
+  QkSummaryResult summary() {
+    return result<QkSummaryResult>([&](QkSummaryResult& r) { r.summary = require().summary(); });
+  }
+  // Views into wasm memory: valid until the next call; the wrapper copies them at once.
+  val histogram() { return sampler_ ? view(sampler_->histogram().data(), sampler_->histogram().size()) : view<double>(nullptr, 0); }
+  val proofMeans() {
+    proof_ = sampler_ ? sampler_->proof_means() : std::vector<double>{};
+    return view(proof_.data(), proof_.size());
+  }
+
+ private:
+  QkSampler& require() {
+    if (!sampler_) throw ArgumentError("session", "configure() must succeed before use");
+    return *sampler_;
+  }
+  std::unique_ptr<QkSampler> sampler_;
+  std::vector<double> proof_;
+};
+
+// Test hooks: both dot kernels over the same arrays (tests/node/wasm.test.mjs).
+float dot_kernel(std::uintptr_t a, std::uintptr_t b, double n) {
+  return dot_f32(ptr<const float>(a), ptr<const float>(b), static_cast<std::size_t>(n));
+}
+float dot_scalar(std::uintptr_t a, std::uintptr_t b, double n) {
+  return dot_f32__scalar(ptr<const float>(a), ptr<const float>(b), static_cast<std::size_t>(n));
+}
+
+}  // namespace
+}  // namespace attn::wasm
+
+EMSCRIPTEN_BINDINGS(attnlab_explain) {
+  using namespace attn;
+  using namespace attn::wasm;
+
+  value_object<SoftmaxStats>("SoftmaxStats")
+      .field("entropy", &SoftmaxStats::entropy)
+      .field("maxProb", &SoftmaxStats::max_prob)
+      .field("jacobianNorm", &SoftmaxStats::jacobian_norm)
+      .field("argmax", &SoftmaxStats::argmax);
+  value_object<SoftmaxResult> softmax_result("SoftmaxResult");
+  status_fields(softmax_result);
+  softmax_result.field("stats", &SoftmaxResult::stats);
+  function("softmaxStats", &softmax_stats_js);
+
+  value_object<DivisorResult> divisor_result("DivisorResult");
+  status_fields(divisor_result);
+  divisor_result.field("label", &DivisorResult::label).field("value", &DivisorResult::value);
+  function("resolveDivisor", &resolve_divisor);
+
+  function("attentionForward", &attention_forward_js);
+  function("sampleScoreRow", &sample_score_row_js);
+  function("saturationPoint", &saturation_point_js);
+
+  value_object<QkOptions>("QkOptions")
+      .field("dk", &QkOptions::dk)
+      .field("divisor", &QkOptions::divisor)
+      .field("rho", &QkOptions::rho)
+      .field("sigmaQ", &QkOptions::sigmaQ)
+      .field("sigmaK", &QkOptions::sigmaK)
+      .field("seed", &QkOptions::seed)
+      .field("bins", &QkOptions::bins);
+  value_object<QkSummary>("QkSummary")
+      .field("samples", &QkSummary::samples)
+      .field("mean", &QkSummary::mean)
+      .field("var", &QkSummary::var)
+      .field("varStderr", &QkSummary::var_stderr)
+      .field("scaledMean", &QkSummary::scaled_mean)
+      .field("scaledVar", &QkSummary::scaled_var)
+      .field("theoryMean", &QkSummary::theory_mean)
+      .field("theoryVar", &QkSummary::theory_var)
+      .field("theoryScaledVar", &QkSummary::theory_scaled_var)
+      .field("histLo", &QkSummary::hist_lo)
+      .field("histHi", &QkSummary::hist_hi)
+      .field("below", &QkSummary::below)
+      .field("above", &QkSummary::above);
+  value_object<QkSummaryResult> qk_summary_result("QkSummaryResult");
+  status_fields(qk_summary_result);
+  qk_summary_result.field("summary", &QkSummaryResult::summary);
+  class_<QkSession>("QkSession")
+      .constructor<>()
+      .function("configure", &QkSession::configure)
+      .function("draw", &QkSession::draw)
+      .function("summary", &QkSession::summary)
+      .function("histogram", &QkSession::histogram)
+      .function("proofMeans", &QkSession::proofMeans);
+
+  function("dotKernel", &dot_kernel);
+  function("dotScalar", &dot_scalar);
+}

@@ -1,0 +1,247 @@
+// The training lab's module (lab.html): one TrainSession per run, living in a
+// Web Worker. Calls are coarse: step(count) runs a batch of steps, and the
+// metrics rows come back as one Float64Array view [rows x columns], in the
+// order of columnsJson() (meanings in core/train/trainer.h). Views point into
+// wasm memory and are valid until the next call: copy them.
+#include <memory>
+#include <vector>
+
+#include "glue.h"
+#include "train/optimizer.h"
+#include "train/train_config.h"
+#include "train/trainer.h"
+
+using namespace emscripten;
+
+namespace attn::wasm {
+namespace {
+
+struct TrainOptions {
+  std::string task = "recall", divisor = "sqrt", optimizer = "adam", init = "lecun";
+  double dk = 256, heads = 2, dModel = 64, dv = 32, lr = 8e-3, batch = 64, seed = 0, logEvery = 10;
+};
+
+struct LrResult {
+  std::string error, argument;
+  double lr = 0;
+};
+
+// lr that keeps lr·d_model at the reference runs' (see core/train/train_config.h).
+LrResult train_reference_lr(const std::string& optimizer, double dk, double d_model) {
+  return result<LrResult>([&](LrResult& r) {
+    namespace L = train_limits;
+    r.lr = reference_lr(parse_optimizer(optimizer), size_arg("dk", dk, 1, L::kMaxDk),
+                        size_arg("dModel", d_model, 1, L::kMaxDModel));
+  });
+}
+
+// What the lab page checks against the core's own numbers instead of copies.
+struct TrainLimits {
+  double maxDk = train_limits::kMaxDk, maxHeads = train_limits::kMaxHeads;
+  double maxStepsPerCall = train_limits::kMaxStepsPerCall, maxSeed = static_cast<double>(train_limits::kMaxSeed);
+  double initBandLow = init_checkpoint::kBandLow, initBandHigh = init_checkpoint::kBandHigh;
+};
+TrainLimits train_limits_js() { return {}; }
+
+struct InitResult {
+  std::string error, argument;
+  InitStats stats;
+};
+
+struct EvalResultJs {
+  std::string error, argument;
+  EvalResult eval;
+};
+
+// Shapes of the arrays behind the map and snapshot views.
+struct ShapeResult {
+  std::string error, argument;
+  double samples = 0, heads = 0, seq = 0, dk = 0;
+};
+
+class TrainSession {
+ public:
+  Status configure(const TrainOptions& o) {
+    return guarded([&] {
+      trainer_.reset();  // a failed configure leaves no session behind
+      namespace L = train_limits;
+      TrainConfig c;
+      c.task = parse_task(o.task);
+      c.dk = size_arg("dk", o.dk, 1, L::kMaxDk);
+      c.heads = size_arg("heads", o.heads, 1, L::kMaxHeads);
+      c.d_model = size_arg("dModel", o.dModel, 1, L::kMaxDModel);
+      c.dv = size_arg("dv", o.dv, 1, L::kMaxDk);
+      apply_divisor_option(c, o.divisor);
+      c.optimizer = parse_optimizer(o.optimizer);
+      c.lr = o.lr;
+      c.init = parse_init(o.init);
+      c.batch = size_arg("batch", o.batch, 1, L::kMaxBatch);
+      c.seed = seed_arg(o.seed);
+      c.log_every = size_arg("logEvery", o.logEvery, 1, L::kMaxLogEvery);
+      trainer_ = std::make_unique<Trainer>(c);
+    });
+  }
+  Status step(double count) {
+    return guarded([&] { require().step(size_arg("count", count, 1, train_limits::kMaxStepsPerCall)); });
+  }
+
+  double stepsDone() const { return trainer_ ? static_cast<double>(trainer_->steps_done()) : 0; }
+  double rowCount() const { return trainer_ ? static_cast<double>(trainer_->row_count()) : 0; }
+  double columns() const { return trainer_ ? static_cast<double>(trainer_->columns()) : 0; }
+  double stepsTo90() const { return trainer_ ? static_cast<double>(trainer_->steps_to_90()) : 0; }
+  double divisorValue() const { return trainer_ ? trainer_->divisor() : 0; }
+  std::string columnsJson() const {
+    std::string out = "[";
+    for (const auto& c : metric_columns(trainer_ ? trainer_->config().heads : 0))
+      out += (out.size() > 1 ? ",\"" : "\"") + c + "\"";
+    return out + "]";
+  }
+  // Rows fromRow .. rowCount()-1, flat.
+  val metrics(double from_row) {
+    if (!trainer_ || !(from_row >= 0) || from_row >= rowCount()) return view<double>(nullptr, 0);
+    const std::size_t cols = trainer_->columns(), from = static_cast<std::size_t>(from_row);
+    return view(trainer_->rows().data() + from * cols, trainer_->rows().size() - from * cols);
+  }
+  // The last step's row, logged or not (for a live readout).
+  val latest() {
+    return trainer_ ? view(trainer_->latest().data(), trainer_->latest().size()) : view<double>(nullptr, 0);
+  }
+  InitResult initStats() {
+    return result<InitResult>([&](InitResult& r) { r.stats = require().init_stats(); });
+  }
+  EvalResultJs evaluate(double samples) {
+    return result<EvalResultJs>([&](EvalResultJs& r) {
+      r.eval = require().evaluate(size_arg("samples", samples, 1, train_limits::kMaxEvalSamples));
+    });
+  }
+  // Attention of the query row on the fixed examples; then mapWeights()
+  // [samples x heads x seq] and mapLabels(): tok_a [samples x seq], tok_b
+  // [samples x seq], target, answer, predicted [samples each], as Int32.
+  ShapeResult attentionMaps() {
+    return result<ShapeResult>([&](ShapeResult& r) {
+      maps_ = require().attention_maps();
+      labels_.clear();
+      for (const auto* v : {&maps_.tok_a, &maps_.tok_b, &maps_.target, &maps_.answer, &maps_.predicted})
+        labels_.insert(labels_.end(), v->begin(), v->end());
+      r.samples = static_cast<double>(maps_.examples);
+      r.heads = static_cast<double>(maps_.heads);
+      r.seq = static_cast<double>(maps_.seq);
+      r.dk = static_cast<double>(require().config().dk);
+    });
+  }
+  val mapWeights() { return view(maps_.weights.data(), maps_.weights.size()); }
+  val mapLabels() { return view(labels_.data(), labels_.size()); }
+  // q [samples x heads·dk] and K [samples x seq x heads·dk] before
+  // QK-LayerNorm, and the logits [samples x heads x seq], of a fixed batch.
+  ShapeResult qkSnapshot(double samples) {
+    return result<ShapeResult>([&](ShapeResult& r) {
+      snap_ = require().qk_snapshot(size_arg("samples", samples, 1, require().config().batch));
+      r.samples = static_cast<double>(snap_.samples);
+      r.heads = static_cast<double>(snap_.heads);
+      r.seq = static_cast<double>(snap_.seq);
+      r.dk = static_cast<double>(snap_.dk);
+    });
+  }
+  val snapshotQ() { return view(snap_.q.data(), snap_.q.size()); }
+  val snapshotK() { return view(snap_.k.data(), snap_.k.size()); }
+  val snapshotLogits() { return view(snap_.logits.data(), snap_.logits.size()); }
+
+ private:
+  Trainer& require() {
+    if (!trainer_) throw ArgumentError("session", "configure() must succeed before use");
+    return *trainer_;
+  }
+  std::unique_ptr<Trainer> trainer_;
+  AttentionMaps maps_;
+  std::vector<int> labels_;
+  QkSnapshot snap_;
+};
+
+}  // namespace
+}  // namespace attn::wasm
+
+EMSCRIPTEN_BINDINGS(attnlab_train) {
+  using namespace attn;
+  using namespace attn::wasm;
+
+  value_object<TrainOptions>("TrainOptions")
+      .field("task", &TrainOptions::task)
+      .field("dk", &TrainOptions::dk)
+      .field("heads", &TrainOptions::heads)
+      .field("dModel", &TrainOptions::dModel)
+      .field("dv", &TrainOptions::dv)
+      .field("divisor", &TrainOptions::divisor)
+      .field("optimizer", &TrainOptions::optimizer)
+      .field("lr", &TrainOptions::lr)
+      .field("init", &TrainOptions::init)
+      .field("batch", &TrainOptions::batch)
+      .field("seed", &TrainOptions::seed)
+      .field("logEvery", &TrainOptions::logEvery);
+
+  value_object<LrResult> lr_result("LrResult");
+  status_fields(lr_result);
+  lr_result.field("lr", &LrResult::lr);
+  function("trainReferenceLr", &train_reference_lr);
+
+  value_object<TrainLimits>("TrainLimits")
+      .field("maxDk", &TrainLimits::maxDk)
+      .field("maxHeads", &TrainLimits::maxHeads)
+      .field("maxStepsPerCall", &TrainLimits::maxStepsPerCall)
+      .field("maxSeed", &TrainLimits::maxSeed)
+      .field("initBandLow", &TrainLimits::initBandLow)
+      .field("initBandHigh", &TrainLimits::initBandHigh);
+  function("trainLimits", &train_limits_js);
+
+  value_object<InitStats>("InitStats")
+      .field("samples", &InitStats::samples)
+      .field("varQ", &InitStats::var_q)
+      .field("varK", &InitStats::var_k)
+      .field("varQk", &InitStats::var_qk)
+      .field("theoryVarQk", &InitStats::theory_var_qk)
+      .field("varLogit", &InitStats::var_logit)
+      .field("attnEntropy", &InitStats::attn_entropy)
+      .field("attnMax", &InitStats::attn_max)
+      .field("loss", &InitStats::loss)
+      .field("accuracy", &InitStats::accuracy);
+  value_object<InitResult> init_result("InitResult");
+  status_fields(init_result);
+  init_result.field("stats", &InitResult::stats);
+
+  value_object<EvalResult>("EvalResult")
+      .field("samples", &EvalResult::samples)
+      .field("loss", &EvalResult::loss)
+      .field("accuracy", &EvalResult::accuracy)
+      .field("attnCorrect", &EvalResult::attn_correct);
+  value_object<EvalResultJs> eval_result("EvalResultJs");
+  status_fields(eval_result);
+  eval_result.field("eval", &EvalResultJs::eval);
+
+  value_object<ShapeResult> shape_result("ShapeResult");
+  status_fields(shape_result);
+  shape_result.field("samples", &ShapeResult::samples)
+      .field("heads", &ShapeResult::heads)
+      .field("seq", &ShapeResult::seq)
+      .field("dk", &ShapeResult::dk);
+
+  class_<TrainSession>("TrainSession")
+      .constructor<>()
+      .function("configure", &TrainSession::configure)
+      .function("step", &TrainSession::step)
+      .function("stepsDone", &TrainSession::stepsDone)
+      .function("rowCount", &TrainSession::rowCount)
+      .function("columns", &TrainSession::columns)
+      .function("columnsJson", &TrainSession::columnsJson)
+      .function("metrics", &TrainSession::metrics)
+      .function("latest", &TrainSession::latest)
+      .function("stepsTo90", &TrainSession::stepsTo90)
+      .function("divisorValue", &TrainSession::divisorValue)
+      .function("initStats", &TrainSession::initStats)
+      .function("evaluate", &TrainSession::evaluate)
+      .function("attentionMaps", &TrainSession::attentionMaps)
+      .function("mapWeights", &TrainSession::mapWeights)
+      .function("mapLabels", &TrainSession::mapLabels)
+      .function("qkSnapshot", &TrainSession::qkSnapshot)
+      .function("snapshotQ", &TrainSession::snapshotQ)
+      .function("snapshotK", &TrainSession::snapshotK)
+      .function("snapshotLogits", &TrainSession::snapshotLogits);
+}

@@ -1,0 +1,96 @@
+// The one request/reply layer over postMessage, used by every worker of the
+// site (the core worker, the lab's training workers, the benchmark worker).
+//
+//   page -> worker   {id, op, args}                    call op(...args)
+//   worker -> page   {id, ok: true, result}            its result (typed arrays transferred)
+//                    {id, ok: false, error, argument}  what it threw: message, and the argument
+//                                                      the core named, if any
+//                    {event, ...payload}               a message the worker sends by itself
+//                                                      (a run's rows, a benchmark's cells)
+// Events and replies travel on one channel, in order: an event emitted before
+// a reply arrives before it. Squoosh's worker bridge (Comlink) is the model;
+// this one is a few dozen lines and also streams events.
+
+/** Buffers of the typed arrays in a value (itself, or its own fields). */
+export function transferables(value) {
+  const out = [];
+  const add = (x) => {
+    if (ArrayBuffer.isView(x) && !out.includes(x.buffer)) out.push(x.buffer);
+  };
+  add(value);
+  if (value && typeof value === 'object' && !ArrayBuffer.isView(value)) Object.values(value).forEach(add);
+  return out;
+}
+
+const errorOf = (e) => ({ error: e instanceof Error ? e.message : String(e), argument: e?.argument ?? '' });
+
+/**
+ * Worker side: answer {id, op, args} with ops[op](...args) (which may return a
+ * promise). Returns emit(event, payload, transfer) for messages of its own.
+ */
+export function serve(ops, scope = self) {
+  scope.onmessage = async ({ data }) => {
+    const { id, op, args = [] } = data;
+    try {
+      if (!Object.hasOwn(ops, op)) throw new Error(`unknown op "${op}"`);
+      const result = await ops[op](...args);
+      scope.postMessage({ id, ok: true, result }, transferables(result));
+    } catch (e) {
+      scope.postMessage({ id, ok: false, ...errorOf(e) });
+    }
+  };
+  return (event, payload = {}, transfer = transferables(payload)) => scope.postMessage({ event, ...payload }, transfer);
+}
+
+/**
+ * Page side: call(op, args, transfer) -> Promise of the result; a rejection is
+ * an Error with the worker's message (and .argument). onEvent gets each event
+ * message; onLost(message) runs once if the worker dies, after every pending
+ * call has been rejected with that message.
+ */
+export function connect(worker, { onEvent = () => {}, onLost = () => {} } = {}) {
+  let nextId = 1;
+  let lost = null;
+  const pending = new Map();
+  const failAll = (message) => {
+    for (const { reject } of pending.values()) reject(new Error(message));
+    pending.clear();
+  };
+  const die = (message) => {
+    if (lost) return;
+    lost = message;
+    failAll(message);
+    worker.terminate();
+    onLost(message);
+  };
+  worker.onmessage = ({ data }) => {
+    if (data.event !== undefined) return onEvent(data);
+    const p = pending.get(data.id);
+    if (!p) return;
+    pending.delete(data.id);
+    if (data.ok) p.resolve(data.result);
+    else p.reject(Object.assign(new Error(data.error), data.argument ? { argument: data.argument } : {}));
+  };
+  worker.onerror = (e) => {
+    e.preventDefault();
+    die(`the worker failed: ${e.message || 'it could not start'}`);
+  };
+  worker.onmessageerror = () => die('a message from the worker could not be read');
+  return {
+    call(op, args = [], transfer = []) {
+      if (lost) return Promise.reject(new Error(lost));
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ id, op, args }, transfer);
+      });
+    },
+    /** Stop the worker; pending calls are rejected with `message`. */
+    close(message = 'the worker was stopped') {
+      if (lost) return;
+      lost = message;
+      failAll(message);
+      worker.terminate();
+    },
+  };
+}

@@ -13,6 +13,7 @@
 
 #include "base/divisor.h"
 #include "train/attn_model.h"
+#include "train/model_fixtures.h"
 
 namespace {
 
@@ -90,13 +91,6 @@ double check_all(const attn::ModelDims& d, double divisor, const Problem& p) {
   return largest;
 }
 
-// The group's gradient norm, to require that each group really gets one.
-double group_norm(const std::vector<double>& g, attn::ParamLayout::Slice s) {
-  double n = 0;
-  for (std::size_t i = 0; i < s.size; ++i) n += g[s.offset + i] * g[s.offset + i];
-  return std::sqrt(n);
-}
-
 }  // namespace
 
 TEST_CASE("gradients match finite differences for every divisor", "[train][gradients]") {
@@ -127,27 +121,17 @@ TEST_CASE("every parameter group receives a gradient", "[train][gradients]") {
   m.params() = p.params;
   mean_loss(m, p);
   m.backward();
-  const auto& L = m.layout();
-  for (const auto& s : {L.wq, L.bq, L.wk, L.bk, L.wv, L.bv, L.wo, L.bo, L.wr, L.br, L.gq, L.gk}) {
+  for (const auto& s : fixtures::groups(m.layout())) {
     INFO("group at offset " << s.offset);
     REQUIRE(s.size > 0);
-    REQUIRE(group_norm(m.grads(), s) > 1e-4);
+    REQUIRE(fixtures::group_norm(m.grads(), s) > 1e-4);
   }
 }
 
 TEST_CASE("the float model (SIMD kernels where built) matches the double gradients",
           "[train][gradients]") {
   for (bool qk_norm : {false, true}) {
-    // Sizes that exercise the SIMD kernels' 16-wide tiles and their tails.
-    attn::ModelDims d{};
-    d.seq = 17;
-    d.d_model = 20;
-    d.heads = 2;
-    d.dk = 37;
-    d.dv = 18;
-    d.classes = 32;
-    d.qpos = 16;
-    d.qk_norm = qk_norm;
+    const attn::ModelDims d = fixtures::simd_edge_dims(qk_norm);
     attn::Rng rng(21);
     std::vector<double> params = attn::init_params(d, attn::InitKind::Lecun, rng);
     for (double& v : params) v = static_cast<double>(static_cast<float>(v + 0.1 * rng.normal()));
@@ -170,17 +154,11 @@ TEST_CASE("the float model (SIMD kernels where built) matches the double gradien
     INFO("qk_norm " << qk_norm);
     REQUIRE(loss_f == Approx(loss_d).epsilon(1e-5));
     // Float rounding relative to each group's norm: ~1e-6 expected, 1e-4 allowed.
-    const auto& L = md.layout();
-    for (const auto& s : {L.wq, L.bq, L.wk, L.bk, L.wv, L.bv, L.wo, L.bo, L.wr, L.br, L.gq, L.gk}) {
+    for (const auto& s : fixtures::groups(md.layout())) {
       if (s.size == 0) continue;
-      const double norm = group_norm(md.grads(), s);
-      double err = 0;
-      for (std::size_t i = 0; i < s.size; ++i) {
-        const double e = static_cast<double>(mf.grads()[s.offset + i]) - md.grads()[s.offset + i];
-        err += e * e;
-      }
+      const double norm = fixtures::group_norm(md.grads(), s);
       INFO("group at offset " << s.offset << " norm " << norm);
-      REQUIRE(std::sqrt(err) <= 1e-4 * norm + 1e-7);
+      REQUIRE(fixtures::group_error(mf.grads(), md.grads(), s) <= 1e-4 * norm + 1e-7);
     }
   }
 }

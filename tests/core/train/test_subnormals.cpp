@@ -15,6 +15,7 @@
 
 #include "base/flush_subnormals.h"
 #include "train/attn_model.h"
+#include "train/model_fixtures.h"
 #include "train/trainer.h"
 
 namespace {
@@ -56,12 +57,6 @@ std::vector<std::pair<const char*, const std::vector<T>*>> flushed_gradients(
           {"dkn", &m.dkn}};
 }
 
-double group_norm(const std::vector<double>& g, attn::ParamLayout::Slice s) {
-  double n = 0;
-  for (std::size_t i = 0; i < s.size; ++i) n += g[s.offset + i] * g[s.offset + i];
-  return std::sqrt(n);
-}
-
 // Float gradients against double ones, per parameter group, with the
 // tolerance of the gradient tests (test_train_gradients.cpp). b_K's exact
 // gradient is 0 (softmax ignores a shift shared by every key), and what float
@@ -69,16 +64,12 @@ double group_norm(const std::vector<double>& g, attn::ParamLayout::Slice s) {
 // whose gradient sums the same rows weighted by the inputs.
 void require_close_gradients(const attn::ParamLayout& L, const std::vector<float>& gf,
                              const std::vector<double>& gd) {
-  for (const auto& s : {L.wq, L.bq, L.wk, L.bk, L.wv, L.bv, L.wo, L.bo, L.wr, L.br, L.gq, L.gk}) {
+  for (const auto& s : fixtures::groups(L)) {
     if (s.size == 0) continue;
-    const double norm = group_norm(gd, s.offset == L.bk.offset ? L.wk : s);
-    double err = 0;
-    for (std::size_t i = 0; i < s.size; ++i) {
-      const double e = static_cast<double>(gf[s.offset + i]) - gd[s.offset + i];
-      err += e * e;
-    }
-    INFO("group at offset " << s.offset << " norm " << norm << " error " << std::sqrt(err));
-    REQUIRE(std::sqrt(err) <= 1e-4 * norm + 1e-7);
+    const double norm = fixtures::group_norm(gd, s.offset == L.bk.offset ? L.wk : s);
+    const double err = fixtures::group_error(gf, gd, s);
+    INFO("group at offset " << s.offset << " norm " << norm << " error " << err);
+    REQUIRE(err <= 1e-4 * norm + 1e-7);
   }
 }
 
@@ -124,15 +115,7 @@ TEST_CASE("a saturated step: no subnormal in any buffer, gradients still match d
   // W_Q, W_K (or the QK-LayerNorm gains) scaled up so the rows are nearly one-hot: the keys a
   // row ignores get weights far below 2^-126, and their gradients below 2^-100.
   for (bool qk_norm : {false, true}) {
-    attn::ModelDims d{};
-    d.seq = 17;
-    d.d_model = 20;
-    d.heads = 2;
-    d.dk = 37;
-    d.dv = 18;
-    d.classes = 32;
-    d.qpos = 16;
-    d.qk_norm = qk_norm;
+    const attn::ModelDims d = fixtures::simd_edge_dims(qk_norm);
     attn::Rng rng(31);
     std::vector<double> params = attn::init_params(d, attn::InitKind::Lecun, rng);
     const attn::ParamLayout L(d);

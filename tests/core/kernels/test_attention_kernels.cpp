@@ -3,7 +3,7 @@
 // against its scalar twin (Q·Kᵀ scores, the softmax row, the attention
 // forward) at sizes below, at, above and between multiples of the vector
 // width (4), the score tile (4 rows x 8 keys) and the W·V tile (8 columns),
-// at unaligned starts, and with a guard after every output.
+// through TwinTester (unaligned starts, guards around every buffer).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -15,6 +15,7 @@
 #include "kernels/attention_kernel.h"
 #include "kernels/qk_scores.h"
 #include "kernels/softmax_row.h"
+#include "kernels/twin_tester.h"
 #include "oracles.h"
 
 namespace {
@@ -37,8 +38,9 @@ float from_bits(std::uint32_t b) {
 
 constexpr double kU = oracle::kFloatU;
 
-// A guard value after each output, to catch a write past its end.
-constexpr float kGuard = -12345.5f;
+// A guard value after the oracle test's output, to catch a write past its end
+// (the twin tests' value).
+constexpr float kGuard = TwinTester::kGuard;
 
 // Below float's normal range the relative bounds shrink to nothing while a
 // product still rounds to the nearest subnormal: allow one such step.
@@ -109,13 +111,16 @@ TEST_CASE("softmax rows never return a subnormal weight", "[softmax][subnormal]"
       }
       if (n >= top + 7) REQUIRE(zeros > 0);
 #if defined(__wasm_simd128__)
-      std::vector<float> simd = x;
-      attn::softmax_row_f32__wasmsimd(simd.data(), n);
+      TwinTester t;  // the same row, one float in, guarded
+      const auto row = t.output("x", x);
+      t.run(attn::softmax_row_f32__wasmsimd, attn::softmax_row_f32__scalar,
+            [&](auto softmax, auto& b) { softmax(b[row], n); });
+      // The twins differ only in the order of the sum.
+      t.require_within(row, [&](float w) { return 2 * n * kU * w; });
+      const TwinTester::Values simd = t.simd(row);
       for (std::size_t i = 0; i < n; ++i) {
-        CAPTURE(i, x[i], scalar[i], simd[i]);
+        CAPTURE(i, x[i], simd[i]);
         REQUIRE(std::fpclassify(simd[i]) != FP_SUBNORMAL);
-        // The twins differ only in the order of the sum.
-        REQUIRE(std::fabs(simd[i] - scalar[i]) <= 2 * n * kU * scalar[i]);
       }
 #endif
     }
@@ -158,13 +163,14 @@ TEST_CASE("SIMD128: qk_scores_f32__wasmsimd_4x8 equals its scalar twin bit for b
   for (std::size_t n : {1, 2, 3, 4, 5, 7, 8, 9, 13}) {
     for (std::size_t m : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 33}) {
       for (std::size_t d : {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 63, 64, 65, 128}) {
-        // One float of slack in front: start q and k unaligned.
-        const std::vector<float> q = rng.floats(n * d + 1, -2, 2), k = rng.floats(m * d + 1, -2, 2);
-        std::vector<float> simd(n * m + 1, kGuard), scalar(n * m + 1, kGuard);
-        attn::qk_scores_f32__wasmsimd_4x8(q.data() + 1, k.data() + 1, n, m, d, 0.125f, simd.data());
-        attn::qk_scores_f32__scalar(q.data() + 1, k.data() + 1, n, m, d, 0.125f, scalar.data());
         CAPTURE(n, m, d);
-        REQUIRE(std::memcmp(simd.data(), scalar.data(), simd.size() * sizeof(float)) == 0);
+        TwinTester t;  // q, k and s one float in: unaligned
+        const auto q = t.input("q", rng.floats(n * d, -2, 2));
+        const auto k = t.input("k", rng.floats(m * d, -2, 2));
+        const auto s = t.output("s", n * m);
+        t.run(attn::qk_scores_f32__wasmsimd_4x8, attn::qk_scores_f32__scalar,
+              [&](auto qk, auto& b) { qk(b[q], b[k], n, m, d, 0.125f, b[s]); });
+        t.require_bit_identical(s);
       }
     }
   }
@@ -176,11 +182,14 @@ TEST_CASE("SIMD128: qk_scores_f32__wasmsimd_4x8 is right after a larger call (re
   const std::vector<float> qb = rng.floats(64 * 32, -1, 1), kb = rng.floats(64 * 32, -1, 1);
   std::vector<float> big(64 * 64);
   attn::qk_scores_f32__wasmsimd_4x8(qb.data(), kb.data(), 64, 64, 32, 1.0f, big.data());
-  const std::vector<float> q = rng.floats(5 * 3, -1, 1), k = rng.floats(9 * 3, -1, 1);
-  std::vector<float> simd(5 * 9 + 1, kGuard), scalar(5 * 9 + 1, kGuard);
-  attn::qk_scores_f32__wasmsimd_4x8(q.data(), k.data(), 5, 9, 3, 1.0f, simd.data());
-  attn::qk_scores_f32__scalar(q.data(), k.data(), 5, 9, 3, 1.0f, scalar.data());
-  REQUIRE(std::memcmp(simd.data(), scalar.data(), simd.size() * sizeof(float)) == 0);
+  TwinTester t;
+  t.offset(0);  // aligned, as before: what is under test is the reused panel buffer
+  const auto q = t.input("q", rng.floats(5 * 3, -1, 1));
+  const auto k = t.input("k", rng.floats(9 * 3, -1, 1));
+  const auto s = t.output("s", 5 * 9);
+  t.run(attn::qk_scores_f32__wasmsimd_4x8, attn::qk_scores_f32__scalar,
+        [&](auto qk, auto& b) { qk(b[q], b[k], 5, 9, 3, 1.0f, b[s]); });
+  t.require_bit_identical(s);
 }
 
 TEST_CASE("SIMD128: softmax_row_f32__wasmsimd agrees with its scalar twin", "[softmax][simd]") {
@@ -190,21 +199,16 @@ TEST_CASE("SIMD128: softmax_row_f32__wasmsimd agrees with its scalar twin", "[so
   // 256: the chunk the SIMD exp runs its two passes over.
   for (std::size_t n : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 255, 256, 257, 260, 1000}) {
     for (double spread : {0.1, 5.0, 60.0, 200.0}) {
-      // The row starts one float into its buffer (unaligned), a guard after it.
-      std::vector<float> simd = rng.floats(n + 1, -spread, spread), scalar = simd;
-      simd.push_back(kGuard);
-      attn::softmax_row_f32__wasmsimd(simd.data() + 1, n);
-      attn::softmax_row_f32__scalar(scalar.data() + 1, n);
       CAPTURE(n, spread);
-      REQUIRE(simd[n + 1] == kGuard);
+      TwinTester t;  // the row one float in: unaligned
+      const auto row = t.output("x", rng.floats(n, -spread, spread));
+      t.run(attn::softmax_row_f32__wasmsimd, attn::softmax_row_f32__scalar,
+            [&](auto softmax, auto& b) { softmax(b[row], n); });
+      // A NaN or inf fails either check, so finiteness needs none of its own.
+      if (n < 4) t.require_bit_identical(row);  // no vector step: the same order
+      else t.require_within(row, [&](float w) { return (n + 2) * kU * w + kSubnormalStep; });
       double sum = 0;
-      for (std::size_t i = 1; i <= n; ++i) {
-        CAPTURE(i, simd[i], scalar[i]);
-        REQUIRE(std::isfinite(simd[i]));
-        REQUIRE(std::fabs(simd[i] - scalar[i]) <= (n + 2) * kU * scalar[i] + kSubnormalStep);
-        if (n < 4) REQUIRE(simd[i] == scalar[i]);  // no vector step: the same order
-        sum += simd[i];
-      }
+      for (float w : t.simd(row)) sum += w;
       REQUIRE(std::fabs(sum - 1.0) <= (n + 2) * kU);
     }
   }
@@ -227,29 +231,22 @@ TEST_CASE("SIMD128: attention_f32__wasmsimd agrees with its scalar twin", "[atte
     for (std::size_t m : {1, 3, 7, 8, 9, 16, 17}) {
       for (std::size_t dk : {1, 3, 4, 5, 8, 64, 65}) {
         for (std::size_t dv : {1, 3, 4, 7, 8, 9, 16, 17}) {
-          const std::vector<float> q = rng.floats(n * dk + 1, -2, 2), k = rng.floats(m * dk + 1, -2, 2),
-                                   v = rng.floats(m * dv + 1, -2, 2);
-          std::vector<float> w_simd(n * m + 1, kGuard), w_scalar(n * m + 1, kGuard);
-          std::vector<float> o_simd(n * dv + 1, kGuard), o_scalar(n * dv + 1, kGuard);
+          CAPTURE(n, m, dk, dv);
+          TwinTester t;  // every buffer one float in: unaligned
+          const auto q = t.input("q", rng.floats(n * dk, -2, 2));
+          const auto k = t.input("k", rng.floats(m * dk, -2, 2));
+          const auto v = t.input("v", rng.floats(m * dv, -2, 2));
+          const auto w = t.output("w", n * m), o = t.output("o", n * dv);
           const attn::AttentionDims dims{n, m, dk, dv};
           const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
-          attn::attention_f32__wasmsimd(q.data() + 1, k.data() + 1, v.data() + 1, dims, scale, w_simd.data(),
-                                        o_simd.data());
-          attn::attention_f32__scalar(q.data() + 1, k.data() + 1, v.data() + 1, dims, scale, w_scalar.data(),
-                                      o_scalar.data());
-          CAPTURE(n, m, dk, dv);
-          REQUIRE(w_simd[n * m] == kGuard);
-          REQUIRE(o_simd[n * dv] == kGuard);
+          t.run(attn::attention_f32__wasmsimd, attn::attention_f32__scalar,
+                [&](auto attention, auto& b) {
+                  attention(b[q], b[k], b[v], dims, scale, b[w], b[o]);
+                });
           // Scores are bit-identical; the softmax sums differ in order (a few
           // ulp per weight), and each output sums m weighted values of |v| <= 2.
-          for (std::size_t i = 0; i < n * m; ++i) {
-            CAPTURE(i);
-            REQUIRE(std::fabs(w_simd[i] - w_scalar[i]) <= (m + 2) * kU * w_scalar[i] + kSubnormalStep);
-          }
-          for (std::size_t i = 0; i < n * dv; ++i) {
-            CAPTURE(i, o_simd[i], o_scalar[i]);
-            REQUIRE(std::fabs(o_simd[i] - o_scalar[i]) <= 2.0 * (2 * m + 2) * kU);
-          }
+          t.require_within(w, [&](float scalar) { return (m + 2) * kU * scalar + kSubnormalStep; });
+          t.require_within(o, 2.0 * (2 * m + 2) * kU);
         }
       }
     }

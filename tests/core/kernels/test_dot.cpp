@@ -1,6 +1,6 @@
 // Dot kernels against a double oracle at every length 0..67 and 4096 (which
 // covers the SIMD kernel's 16-wide body, its 4-wide loop and its scalar tail),
-// and, in SIMD128 builds, the SIMD kernel against its scalar twin.
+// and, in SIMD128 builds, the SIMD kernel against its scalar twin (TwinTester).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/dot.h"
+#include "kernels/twin_tester.h"
 #include "oracles.h"
 
 namespace {
@@ -160,20 +161,22 @@ TEST_CASE("dot_f32 dispatches to the kernel it names", "[dot]") {
 TEST_CASE("SIMD128: dot_f32__wasmsimd_acc4 agrees with dot_f32__scalar", "[dot][simd]") {
   oracle::TestData rng(0x5140);
   for (std::size_t n : lengths()) {
-    const Pair p = make(rng, n, -1.0, 1.0);
-    for (const auto& offs :
+    const std::vector<float> a = rng.floats(n, -1.0, 1.0), b = rng.floats(n, -1.0, 1.0);
+    // Both are within kRel * sum|ab| of the exact value, hence within twice that of each other.
+    const double tol = 2 * kRel * oracle::dot_abs(a.data(), b.data(), n) + kTiny;
+    // The same values at each pair of starts (floats into their buffers).
+    for (const auto& [offset_a, offset_b] :
          {std::pair<std::size_t, std::size_t>{0, 0}, {1, 3}, {2, 2}, {3, 0}, {0, 1}}) {
-      const float* a = p.a.data() + offs.first;
-      const float* b = p.b.data() + offs.second;
-      const double simd = attn::dot_f32__wasmsimd_acc4(a, b, n);
-      const double scalar = attn::dot_f32__scalar(a, b, n);
-      // Both are within kRel * sum|ab| of the exact value, hence within twice that of each other.
-      const double tol = 2 * kRel * oracle::dot_abs(a, b, n) + kTiny;
-      CAPTURE(n, offs.first, offs.second, simd, scalar, tol);
-      REQUIRE(std::fabs(simd - scalar) <= tol);
+      CAPTURE(n, offset_a, offset_b);
+      TwinTester t;
+      const auto pa = t.offset(offset_a).input("a", a), pb = t.offset(offset_b).input("b", b);
+      const auto result = t.output("result", 1);  // the returned float
+      t.run(attn::dot_f32__wasmsimd_acc4, attn::dot_f32__scalar,
+            [&](auto dot, auto& x) { x[result][0] = dot(x[pa], x[pb], n); });
       // Below one SIMD step there is nothing to reassociate: the tail is the
       // scalar loop, so the two must agree exactly.
-      if (n < 4) REQUIRE(simd == scalar);
+      if (n < 4) t.require_bit_identical(result);
+      else t.require_within(result, tol);
     }
   }
 }

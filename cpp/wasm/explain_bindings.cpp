@@ -1,6 +1,6 @@
 // The explainer's module (index.html): softmax statistics, the divisor, one
 // sampled score row, attention forward, the q·k Monte Carlo and the saturation
-// explorer. Each function sits beside its registration at the bottom.
+// explorer's Monte Carlo (both as sessions that draw in batches). Each function sits beside its registration at the bottom.
 #include <memory>
 #include <vector>
 
@@ -66,26 +66,45 @@ Status sample_score_row_js(double dk, double m, double seed, std::uintptr_t scor
   });
 }
 
-// Saturation Monte Carlo, one call per d_k point. divisors: n doubles in;
-// out: 6 doubles per divisor (max prob, entropy and Jacobian norm, each as
+// The saturation explorer's Monte Carlo at one d_k, drawn in batches: the
+// running means and standard errors come from the core's session, never
+// merged in JS. configure's divisors: n doubles in wasm memory; stats(out)
+// writes 6 doubles per divisor (max prob, entropy and Jacobian norm, each as
 // mean and standard error).
-Status saturation_point_js(double dk, double m, double rows, double seed, std::uintptr_t divisors,
-                           double n, std::uintptr_t out) {
-  return guarded([&] {
-    using namespace limits;
-    const std::size_t nd = size_arg("divisors", n, 1, kMaxSaturationDivisors);
-    const auto stats = saturation_point(size_arg("dk", dk, 1, kMaxDk), size_arg("m", m, 1, kMaxSeqLen),
-                                        size_arg("rows", rows, 1, kMaxSaturationRows), seed_arg(seed),
-                                        ptr<const double>(divisors), nd);
-    double* o = ptr<double>(out);
-    for (const auto& s : stats) {
-      for (const MeanSe x : {s.max_prob, s.entropy, s.jacobian_norm}) {
-        *o++ = x.mean;
-        *o++ = x.se;
+class SaturationJs {
+ public:
+  Status configure(double dk, double m, double seed, std::uintptr_t divisors, double n) {
+    return guarded([&] {
+      session_.reset();  // a failed configure leaves no session behind
+      using namespace limits;
+      session_ = std::make_unique<SaturationSession>(
+          size_arg("dk", dk, 1, kMaxDk), size_arg("m", m, 1, kMaxSeqLen), seed_arg(seed),
+          ptr<const double>(divisors), size_arg("divisors", n, 1, kMaxSaturationDivisors));
+    });
+  }
+  Status draw(double rows) {
+    return guarded([&] { require().draw(size_arg("rows", rows, 1, kMaxSaturationRows)); });
+  }
+  double rows() const { return session_ ? static_cast<double>(session_->rows()) : 0; }
+  Status stats(std::uintptr_t out) {
+    return guarded([&] {
+      double* o = ptr<double>(out);
+      for (const auto& s : require().stats()) {
+        for (const MeanSe x : {s.max_prob, s.entropy, s.jacobian_norm}) {
+          *o++ = x.mean;
+          *o++ = x.se;
+        }
       }
-    }
-  });
-}
+    });
+  }
+
+ private:
+  SaturationSession& require() {
+    if (!session_) throw ArgumentError("session", "configure() must succeed before use");
+    return *session_;
+  }
+  std::unique_ptr<SaturationSession> session_;
+};
 
 // The q·k Monte Carlo as JS sees its options (numbers arrive as doubles).
 struct QkOptions {
@@ -168,7 +187,12 @@ EMSCRIPTEN_BINDINGS(attnlab_explain) {
 
   function("attentionForward", &attention_forward_js);
   function("sampleScoreRow", &sample_score_row_js);
-  function("saturationPoint", &saturation_point_js);
+  class_<SaturationJs>("SaturationSession")
+      .constructor<>()
+      .function("configure", &SaturationJs::configure)
+      .function("draw", &SaturationJs::draw)
+      .function("rows", &SaturationJs::rows)
+      .function("stats", &SaturationJs::stats);
 
   value_object<QkOptions>("QkOptions")
       .field("dk", &QkOptions::dk)

@@ -210,7 +210,11 @@ test('bad arguments come back as {error, argument}, not exceptions or NaN', () =
   bad(simd.sampleScoreRow(64, 0, 1, 0), /^m must/, 'm');
   bad(simd.resolveDivisor('abc', 64), /divisor must be/, 'divisor');
   bad(simd.attentionForward(0, 0, 0, 0, 1, 1, 1, 1, 0, 0), /^n must/, 'n');
-  bad(simd.saturationPoint(0, 16, 10, 1, 0, 1, 0), /dk/, 'dk');
+  const sat = new simd.SaturationSession();
+  try {
+    bad(sat.draw(10), /configure\(\) must succeed/, 'session');
+    bad(sat.configure(0, 16, 1, 0, 1), /dk/, 'dk');
+  } finally { sat.delete(); }
   assert.equal(simd.resolveDivisor('sqrt', 64).value, 8);
   assert.equal(simd.resolveDivisor('dk', 64).value, 64);
   const p = simd._malloc(16), o = simd._malloc(16);
@@ -241,6 +245,11 @@ test('no memory grows or leaks across 10 000 calls of each function', () => {
     s.draw(2); s.summary(); s.histogram(); s.proofMeans();
     s.configure({ dk: 0, divisor: 2, rho: 0, sigmaQ: 1, sigmaK: 1, seed: i, bins: 16 });
     s.delete();
+    const sat = new M.SaturationSession();
+    sat.configure(4, 4, i, p, 2);  // divisors 1 and 2, from the scores above
+    sat.draw(1); sat.stats(o); sat.draw(0);
+    sat.configure(0, 4, i, p, 2);
+    sat.delete();
   }
   M._free(p); M._free(o); M._free(f);
   assert.equal(M.HEAP8.length, before.bytes, 'wasm memory grew');

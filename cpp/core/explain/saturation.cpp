@@ -4,7 +4,6 @@
 
 #include "base/argument_checks.h"
 #include "base/divisor.h"
-#include "base/rng.h"
 #include "base/size_limits.h"
 #include "explain/softmax.h"
 #include "kernels/dot.h"
@@ -13,65 +12,88 @@ namespace attn {
 
 namespace {
 
-// Running sum and sum of squares of one statistic over rows.
-struct Acc {
-  double s1 = 0, s2 = 0;
-  void add(double x) {
-    s1 += x;
-    s2 += x * x;
-  }
-  MeanSe result(std::size_t n) const {
-    const double dn = static_cast<double>(n);
-    MeanSe r;
-    r.mean = s1 / dn;
-    if (n > 1) {
-      const double var = std::fmax(s2 / dn - r.mean * r.mean, 0.0) * dn / (dn - 1);
-      r.se = std::sqrt(var / dn);
-    }
-    return r;
-  }
-};
+// Mean and standard error of the mean from Welford's running mean and m2.
+MeanSe mean_se(double mean, double m2, std::size_t n) {
+  const double dn = static_cast<double>(n);
+  MeanSe r;
+  r.mean = mean;
+  if (n > 1) r.se = std::sqrt(m2 / (dn - 1) / dn);
+  return r;
+}
+
+void check_divisors(std::size_t n_divisors, const double* divisors) {
+  check_size("divisors", n_divisors, 1, kMaxSaturationDivisors);
+  check_not_null("divisors", divisors);
+  for (std::size_t c = 0; c < n_divisors; ++c) Divisor::value(divisors[c]);
+}
 
 }  // namespace
+
+SaturationSession::SaturationSession(std::size_t dk, std::size_t m, std::uint64_t seed,
+                                     const double* divisors, std::size_t n_divisors)
+    : dk_(dk), m_(m), rng_(seed) {
+  check_size("dk", dk, 1, limits::kMaxDk);
+  check_size("m", m, 1, limits::kMaxSeqLen);
+  check_divisors(n_divisors, divisors);
+  divisors_.assign(divisors, divisors + n_divisors);
+  acc_.resize(3 * n_divisors);
+  q_.resize(dk);
+  k_.resize(dk);
+  scores_.resize(m);
+  probs_.resize(m);
+}
+
+void SaturationSession::draw(std::size_t rows) {
+  check_size("rows", rows, 1, kMaxSaturationRows - rows_);
+  check_product("rows*m", rows, m_, limits::kMaxSampleWork);
+  check_product("rows*m*dk", rows * m_, dk_, limits::kMaxSampleWork);
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (auto& x : q_) x = static_cast<float>(rng_.normal());
+    for (std::size_t j = 0; j < m_; ++j) {
+      for (auto& x : k_) x = static_cast<float>(rng_.normal());
+      scores_[j] = dot_f32(q_.data(), k_.data(), dk_);
+    }
+    const double n = static_cast<double>(rows_ + r + 1);
+    for (std::size_t c = 0; c < divisors_.size(); ++c) {
+      const SoftmaxStats st = softmax_stats(scores_.data(), m_, divisors_[c], probs_.data());
+      const double x[3] = {st.max_prob, st.entropy, st.jacobian_norm};
+      for (int i = 0; i < 3; ++i) {
+        Running& a = acc_[3 * c + i];
+        const double delta = x[i] - a.mean;
+        a.mean += delta / n;
+        a.m2 += delta * (x[i] - a.mean);
+      }
+    }
+  }
+  rows_ += rows;
+}
+
+std::vector<SaturationStats> SaturationSession::stats() const {
+  std::vector<SaturationStats> out(divisors_.size());
+  if (rows_ == 0) return out;
+  for (std::size_t c = 0; c < divisors_.size(); ++c) {
+    const Running* a = &acc_[3 * c];
+    out[c].divisor = divisors_[c];
+    out[c].max_prob = mean_se(a[0].mean, a[0].m2, rows_);
+    out[c].entropy = mean_se(a[1].mean, a[1].m2, rows_);
+    out[c].jacobian_norm = mean_se(a[2].mean, a[2].m2, rows_);
+  }
+  return out;
+}
 
 std::vector<SaturationStats> saturation_point(std::size_t dk, std::size_t m, std::size_t rows,
                                               std::uint64_t seed, const double* divisors,
                                               std::size_t n_divisors) {
+  // The checks in the order the errors have always come: sizes, work, divisors.
   check_size("dk", dk, 1, limits::kMaxDk);
   check_size("m", m, 1, limits::kMaxSeqLen);
   check_size("rows", rows, 1, kMaxSaturationRows);
   check_product("rows*m", rows, m, limits::kMaxSampleWork);
   check_product("rows*m*dk", rows * m, dk, limits::kMaxSampleWork);
-  check_size("divisors", n_divisors, 1, kMaxSaturationDivisors);
-  check_not_null("divisors", divisors);
-  for (std::size_t c = 0; c < n_divisors; ++c) Divisor::value(divisors[c]);
-
-  Rng rng(seed);
-  std::vector<float> q(dk), k(dk);
-  std::vector<double> scores(m), probs(m);
-  std::vector<Acc> acc(3 * n_divisors);
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (auto& x : q) x = static_cast<float>(rng.normal());
-    for (std::size_t j = 0; j < m; ++j) {
-      for (auto& x : k) x = static_cast<float>(rng.normal());
-      scores[j] = dot_f32(q.data(), k.data(), dk);
-    }
-    for (std::size_t c = 0; c < n_divisors; ++c) {
-      const SoftmaxStats st = softmax_stats(scores.data(), m, divisors[c], probs.data());
-      acc[3 * c].add(st.max_prob);
-      acc[3 * c + 1].add(st.entropy);
-      acc[3 * c + 2].add(st.jacobian_norm);
-    }
-  }
-
-  std::vector<SaturationStats> out(n_divisors);
-  for (std::size_t c = 0; c < n_divisors; ++c) {
-    out[c].divisor = divisors[c];
-    out[c].max_prob = acc[3 * c].result(rows);
-    out[c].entropy = acc[3 * c + 1].result(rows);
-    out[c].jacobian_norm = acc[3 * c + 2].result(rows);
-  }
-  return out;
+  check_divisors(n_divisors, divisors);
+  SaturationSession session(dk, m, seed, divisors, n_divisors);
+  session.draw(rows);
+  return session.stats();
 }
 
 }  // namespace attn

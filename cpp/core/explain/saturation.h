@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/rng.h"
+
 namespace attn {
 
 struct MeanSe {
@@ -35,5 +37,38 @@ std::vector<SaturationStats> saturation_point(std::size_t dk, std::size_t m, std
 
 inline constexpr std::size_t kMaxSaturationRows = 1'000'000;
 inline constexpr std::size_t kMaxSaturationDivisors = 16;
+
+// The same Monte Carlo, as a run that lives across calls: the page draws rows
+// in batches and shows the running means and standard errors after each, all
+// computed here (Welford's running mean and sum of squared deviations, in
+// double: no cancellation when rows hardly differ), not merged from per-batch
+// results in JavaScript. Rows come from one Rng(seed)
+// in the order saturation_point documents, so batches of any sizes that add
+// up to R rows give exactly saturation_point(..., R, seed, ...).
+class SaturationSession {
+ public:
+  // Throws ArgumentError as saturation_point does (rows aside).
+  SaturationSession(std::size_t dk, std::size_t m, std::uint64_t seed, const double* divisors,
+                    std::size_t n_divisors);
+
+  // Samples `rows` more rows (rows >= 1, rows·m·d_k <= kMaxSampleWork, and
+  // at most kMaxSaturationRows in all).
+  void draw(std::size_t rows);
+
+  std::size_t rows() const { return rows_; }
+  // Running means and standard errors over every row drawn so far, per divisor.
+  std::vector<SaturationStats> stats() const;
+
+ private:
+  struct Running {  // Welford: mean and sum of squared deviations so far
+    double mean = 0, m2 = 0;
+  };
+  std::size_t dk_, m_, rows_ = 0;
+  std::vector<double> divisors_;
+  Rng rng_;
+  std::vector<Running> acc_;  // 3 per divisor: max prob, entropy, Jacobian norm
+  std::vector<float> q_, k_;
+  std::vector<double> scores_, probs_;
+};
 
 }  // namespace attn

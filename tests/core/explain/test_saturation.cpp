@@ -184,3 +184,69 @@ TEST_CASE("saturation_point rejects bad input with an ArgumentError naming it", 
   }
   REQUIRE_THROWS_WITH(saturation_point(0, 4, 1, 1, ok, 2), Catch::Contains("dk must be an integer in [1, 65536]"));
 }
+
+TEST_CASE("SaturationSession: batches of any sizes give saturation_point's numbers for their total",
+          "[saturation_point][session]") {
+  // The page draws rows in batches and shows running means and standard
+  // errors after each: they must be exactly those of one call over all rows
+  // (one random stream, sums in double), not an approximate merge.
+  const double divisors[] = {1.0, 8.0, 64.0};
+  const auto whole = attn::saturation_point(64, 16, 37, 5, divisors, 3);
+  attn::SaturationSession s(64, 16, 5, divisors, 3);
+  REQUIRE(s.rows() == 0);
+  for (std::size_t batch : {1, 5, 20, 11}) s.draw(batch);
+  REQUIRE(s.rows() == 37);
+  const auto parts = s.stats();
+  REQUIRE(parts.size() == 3);
+  for (std::size_t c = 0; c < 3; ++c) {
+    CAPTURE(c);
+    REQUIRE(parts[c].divisor == divisors[c]);
+    for (auto field : {&attn::SaturationStats::max_prob, &attn::SaturationStats::entropy,
+                       &attn::SaturationStats::jacobian_norm}) {
+      REQUIRE((parts[c].*field).mean == (whole[c].*field).mean);
+      REQUIRE((parts[c].*field).se == (whole[c].*field).se);
+    }
+  }
+}
+
+TEST_CASE("SaturationSession: the closed forms of a row that cannot saturate", "[saturation_point][session]") {
+  // Divided by the largest divisor allowed, every row of m scores is uniform
+  // to double precision: largest probability 1/m, entropy ln m, and
+  // ||diag(p) - p pᵀ||_F = √(m (1/m - 1/m²)² + m (m - 1) / m⁴) = √(m - 1) / m,
+  // with no spread between rows (standard error 0 up to rounding).
+  const double huge = 1e12;
+  for (std::size_t m : {2, 7, 64}) {
+    attn::SaturationSession s(4, m, 3, &huge, 1);
+    s.draw(50);
+    const auto st = s.stats()[0];
+    const double dm = static_cast<double>(m);
+    CAPTURE(m);
+    REQUIRE(st.max_prob.mean == Approx(1 / dm).epsilon(1e-9));
+    REQUIRE(st.entropy.mean == Approx(std::log(dm)).epsilon(1e-9));
+    REQUIRE(st.jacobian_norm.mean == Approx(std::sqrt(dm - 1) / dm).epsilon(1e-9));
+    REQUIRE(st.max_prob.se < 1e-9);
+  }
+}
+
+TEST_CASE("SaturationSession rejects bad input with an ArgumentError naming it", "[saturation_point][session][errors]") {
+  const double one = 1.0, zero = 0.0;
+  auto argument_of = [](auto&& f) {
+    try {
+      f();
+    } catch (const attn::ArgumentError& e) {
+      return e.argument();
+    }
+    return std::string("(none)");
+  };
+  REQUIRE(argument_of([&] { attn::SaturationSession(0, 16, 1, &one, 1); }) == "dk");
+  REQUIRE(argument_of([&] { attn::SaturationSession(64, 0, 1, &one, 1); }) == "m");
+  REQUIRE(argument_of([&] { attn::SaturationSession(64, 16, 1, &one, 0); }) == "divisors");
+  REQUIRE(argument_of([&] { attn::SaturationSession(64, 16, 1, &zero, 1); }) == "divisor");
+  attn::SaturationSession s(65536, 4096, 1, &one, 1);
+  REQUIRE(argument_of([&] { s.draw(0); }) == "rows");
+  REQUIRE(argument_of([&] { s.draw(10); }) == "rows*m*dk");
+  REQUIRE(s.rows() == 0);  // a refused draw draws nothing
+  attn::SaturationSession small(1, 1, 1, &one, 1);
+  small.draw(attn::kMaxSaturationRows);
+  REQUIRE(argument_of([&] { small.draw(1); }) == "rows");
+}

@@ -102,40 +102,13 @@ function attentionForward(M, { q, k, v, n, m, dk, dv, divisor }) {
   });
 }
 
-/**
- * Softmax saturation at one d_k, averaged over `rows` sampled rows of m scores
- * q·k_j; every divisor is applied to the same sampled scores.
- * @param {number[]} divisors  resolved numbers, e.g. [1, 2, 8, 64]
- * @returns {{divisor: number, maxProb: {mean, se}, entropy: {mean, se}, jacobianNorm: {mean, se}}[]}
- */
-function saturationPoint(M, dk, m, rows, seed, divisors) {
-  const d = toF64(divisors);
-  const nd = d.length;
-  return withAlloc(M, [nd * 8, nd * 6 * 8], (dp, op) => {
-    M.HEAPF64.set(d, dp / 8);
-    check(M.saturationPoint(dk, m, rows, seed, dp, nd, op));
-    const o = M.HEAPF64.slice(op / 8, op / 8 + nd * 6);
-    return Array.from(d, (divisor, c) => ({
-      divisor,
-      maxProb: { mean: o[6 * c], se: o[6 * c + 1] },
-      entropy: { mean: o[6 * c + 2], se: o[6 * c + 3] },
-      jacobianNorm: { mean: o[6 * c + 4], se: o[6 * c + 5] },
-    }));
-  });
-}
-
-// Monte Carlo of q·k (QkSession in the bindings): sessions live in the module
-// between calls, so a widget can draw batch after batch and show running results.
+// Sessions that live in the module between calls (QkSession,
+// SaturationSession), so a widget can draw batch after batch and show
+// running results computed by the core. Ids are shared by both kinds.
 const sessions = new Map();
 let nextSession = 1;
 
-/**
- * @param {{dk, divisor, rho, sigmaQ, sigmaK, seed, bins}} opts  divisor is a number
- * @returns {number} a session id for qkDraw / qkClose
- */
-function qkOpen(M, opts) {
-  const s = new M.QkSession();
-  const status = s.configure({ dk: 64, divisor: 8, rho: 0, sigmaQ: 1, sigmaK: 1, seed: 0, bins: 64, ...opts });
+function openSession(s, status) {
   if (status.error) {
     s.delete();
     check(status);
@@ -151,6 +124,65 @@ function session(id) {
   return s;
 }
 
+function closeSession(id) {
+  const s = sessions.get(id);
+  if (s) {
+    s.delete();
+    sessions.delete(id);
+  }
+  return true;
+}
+
+/**
+ * Softmax saturation at one d_k: rows of m scores q·k_j drawn in batches;
+ * every divisor is applied to the same sampled scores.
+ * @param {{dk: number, m: number, seed: number, divisors: number[]}} opts  divisors resolved, e.g. [1, 2, 8, 64]
+ * @returns {number} a session id for satDraw / satClose
+ */
+function satOpen(M, { dk, m, seed, divisors }) {
+  const d = toF64(divisors);
+  return withAlloc(M, [d.length * 8], (dp) => {
+    M.HEAPF64.set(d, dp / 8);
+    const s = new M.SaturationSession();
+    s.divisors = Float64Array.from(d);  // for satDraw's layout
+    return openSession(s, s.configure(dk, m, seed, dp, d.length));
+  });
+}
+
+/**
+ * Draw `rows` more rows (0 draws none); the running mean and standard error
+ * of each statistic over every row so far, per divisor, from the core.
+ * @returns {{rows: number, stats: {divisor, maxProb: {mean, se}, entropy: {mean, se}, jacobianNorm: {mean, se}}[]}}
+ */
+function satDraw(M, id, rows) {
+  const s = session(id);
+  if (rows > 0) check(s.draw(rows));
+  const n = s.divisors;
+  return withAlloc(M, [n.length * 6 * 8], (op) => {
+    check(s.stats(op));
+    const o = M.HEAPF64.slice(op / 8, op / 8 + n.length * 6);
+    return {
+      rows: s.rows(),
+      stats: Array.from(n, (divisor, c) => ({
+        divisor,
+        maxProb: { mean: o[6 * c], se: o[6 * c + 1] },
+        entropy: { mean: o[6 * c + 2], se: o[6 * c + 3] },
+        jacobianNorm: { mean: o[6 * c + 4], se: o[6 * c + 5] },
+      })),
+    };
+  });
+}
+
+/**
+ * Monte Carlo of q·k (QkSession in the bindings).
+ * @param {{dk, divisor, rho, sigmaQ, sigmaK, seed, bins}} opts  divisor is a number
+ * @returns {number} a session id for qkDraw / qkClose
+ */
+function qkOpen(M, opts) {
+  const s = new M.QkSession();
+  return openSession(s, s.configure({ dk: 64, divisor: 8, rho: 0, sigmaQ: 1, sigmaK: 1, seed: 0, bins: 64, ...opts }));
+}
+
 /**
  * Draw `count` more samples (0 draws none) and return the running results.
  * @returns {{summary: object, histogram: Float64Array, proofMeans: Float64Array}}
@@ -163,22 +195,13 @@ function qkDraw(M, id, count) {
   return { summary, histogram: s.histogram().slice(), proofMeans: s.proofMeans().slice() };
 }
 
-function qkClose(M, id) {
-  const s = sessions.get(id);
-  if (s) {
-    s.delete();
-    sessions.delete(id);
-  }
-  return true;
-}
-
 /** One-shot Monte Carlo: open, draw `samples`, return the summary, close. */
 function qkSummary(M, opts, samples) {
   const id = qkOpen(M, { bins: 1, ...opts });
   try {
     return qkDraw(M, id, samples).summary;
   } finally {
-    qkClose(M, id);
+    closeSession(id);
   }
 }
 
@@ -231,10 +254,12 @@ export function createAttn(M) {
     sampleScoreRow: (dk, m, seed) => sampleScoreRow(M, dk, m, seed),
     attentionForward: (args) => attentionForward(M, args),
     buildInfo: () => buildInfo(M),
-    saturationPoint: (dk, m, rows, seed, divisors) => saturationPoint(M, dk, m, rows, seed, divisors),
     qkOpen: (opts) => qkOpen(M, opts),
     qkDraw: (id, count) => qkDraw(M, id, count),
-    qkClose: (id) => qkClose(M, id),
+    qkClose: (id) => closeSession(id),
+    satOpen: (opts) => satOpen(M, opts),
+    satDraw: (id, rows) => satDraw(M, id, rows),
+    satClose: (id) => closeSession(id),
     qkSummary: (opts, samples) => qkSummary(M, opts, samples),
     checkTensors: (files, options) => checkTensors(M, files, options),
     checkLimits: () => checkLimits(M),

@@ -146,17 +146,6 @@ defineStrings({
 
 const log2Clamp = (x, lo, hi) => String(Math.min(hi, Math.max(lo, Math.round(Math.log2(x)))));
 
-/** Merge chunk results {n, mean, se} of one statistic into a running total. */
-function merge(acc, n, ms) {
-  const var_ = ms.se * ms.se * n; // sample variance of the chunk's rows
-  acc.n += n;
-  acc.s1 += n * ms.mean;
-  acc.s2 += (n - 1) * var_ + n * ms.mean * ms.mean;
-  const mean = acc.s1 / acc.n;
-  const v = acc.n > 1 ? Math.max(acc.s2 - acc.n * mean * mean, 0) / (acc.n - 1) : 0;
-  return { mean, se: Math.sqrt(v / acc.n) };
-}
-
 class AttnSaturation extends AttnElement {
   defaultIdPrefix = 'sat';
 
@@ -377,7 +366,8 @@ class AttnSaturation extends AttnElement {
     });
   }
 
-  // ---- the curves: one coarse core call per chunk of rows, streamed ----
+  // ---- the curves: a core session per d_k, drawn a chunk of rows a call; the
+  //      running means and standard errors are the core's (SaturationSession) ----
   async runSweep() {
     const gen = ++this.sweepGen;
     const m = this.v.m;
@@ -403,31 +393,30 @@ class AttnSaturation extends AttnElement {
       const perRow = dk * (m + 1);
       const target = Math.max(MIN_ROWS, Math.min(MAX_ROWS, Math.round(POINT / perRow)));
       const chunk = Math.max(1, Math.floor(CHUNK / perRow));
-      const accs = new Map(used.map((x) => [x.key, Object.fromEntries(STATS.map((s) => [s, { n: 0, s1: 0, s2: 0 }]))]));
-      let done = 0;
-      for (let part = 0; done < target; part++) {
-        const rows = Math.min(chunk, target - done);
-        const chunkSeed = (seed * 1000003 + i * 4099 + part) % 2 ** 53;
-        let res;
-        try {
-          res = await this.client.call('saturationPoint', [dk, m, rows, chunkSeed, used.map((x) => x.d.value)]);
-        } catch (e) {
+      const pointSeed = (seed * 1000003 + i * 4099) % 2 ** 53;
+      let id = null;
+      try {
+        id = await this.client.call('satOpen', [{ dk, m, seed: pointSeed, divisors: used.map((x) => x.d.value) }]);
+        for (let done = 0; done < target;) {
+          const rows = Math.min(chunk, target - done);
+          const res = await this.client.call('satDraw', [id, rows]);
           if (gen !== this.sweepGen) return;
-          this.sweepError = coreMessage(e);
-          this.renderCurves();
-          return;
+          done = res.rows;
+          this.sweepMeta.rows += rows;
+          res.stats.forEach((r, j) => {
+            const stats = Object.fromEntries(STATS.map((st) => [st, r[st]]));
+            this.sweep.set(`${dk}|${used[j].key}`, { n: done, divisor: r.divisor, stats });
+          });
+          this.sweepMeta.current = dk;
+          timed('sat.curves', () => this.renderCurves());
         }
+      } catch (e) {
         if (gen !== this.sweepGen) return;
-        done += rows;
-        this.sweepMeta.rows += rows;
-        res.forEach((r, j) => {
-          const acc = accs.get(used[j].key);
-          const stats = {};
-          for (const s of STATS) stats[s] = merge(acc[s], rows, r[s]);
-          this.sweep.set(`${dk}|${used[j].key}`, { n: done, divisor: r.divisor, stats });
-        });
-        this.sweepMeta.current = dk;
-        timed('sat.curves', () => this.renderCurves());
+        this.sweepError = coreMessage(e);
+        this.renderCurves();
+        return;
+      } finally {
+        if (id !== null) this.client.call('satClose', [id]).catch(() => {});
       }
       this.sweepMeta.done = i + 1;
     }

@@ -43,7 +43,7 @@ struct Running {
   }
 };
 
-// The rules of qk_check.h, first match wins; the reason is one sentence.
+// The rules of report.h, first match wins; the reason is one sentence.
 void judge(HeadCheck& h, const DivisorCheck& m) {
   using namespace check_rules;
   const std::string at = m.label == "sqrt" ? strf("√d_k = %.3g", m.value)

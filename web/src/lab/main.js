@@ -8,7 +8,7 @@
 import '../style.css';
 import './lab.css';
 import { applyDocument, onLangChange } from '../i18n.js';
-import { h, setFieldError } from '../dom.js';
+import { h, reducedMotion, setFieldError } from '../dom.js';
 import { setParam } from '../url.js';
 import { num, fixed, int } from '../format.js';
 import { oneDecimal } from './config.js';
@@ -28,7 +28,6 @@ import { mountSweep } from './sweep.js';
 const byId = (id) => document.getElementById(id);
 const root = byId('lab');
 const pool = new Pool('compare');
-const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 const DATA_ROWS = 10;  // logged rows per run in the charts' data table
 
 // ---- static text: [element, key] pairs filled by relabel() ----
@@ -589,7 +588,7 @@ function scheduleRedraw(now = false) {
   clearTimeout(redrawTimer);
   redrawTimer = 0;
   redrawQueued = true;
-  const gap = reducedMotion.matches && !now ? 500 : 0;
+  const gap = reducedMotion() && !now ? 500 : 0;
   const wait = Math.max(0, lastRedraw + gap - performance.now());
   const go = () => {
     redrawTimer = 0;

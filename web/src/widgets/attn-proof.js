@@ -8,9 +8,9 @@
 // id-prefix (default "proof").
 import { defineStrings, t } from '../i18n.js';
 import { DASH, int, num } from '../format.js';
-import { h } from '../dom.js';
+import { h, reducedMotion, whenNear } from '../dom.js';
 import { randomSeed, readState, writeState } from '../state.js';
-import { AttnElement, coreMessage, define, reducedMotion, timed, whenNear } from './element.js';
+import { AttnElement, coreMessage, define, timed } from './element.js';
 import { mathEl } from '../math/math.js';
 
 const STEPS = ['dot', 'square', 'diagonal', 'cross', 'sum', 'divide', 'choose'];

@@ -10,10 +10,10 @@
 // e.g. "sat"), id-prefix (default "sat").
 import { defineStrings, t } from '../i18n.js';
 import { DASH, fixed, int, num, percent } from '../format.js';
-import { h, setFieldError } from '../dom.js';
+import { dataTable, fillTable, h, setFieldError } from '../dom.js';
 import { parseNumber } from '../parse.js';
 import { randomSeed, readState, writeState } from '../state.js';
-import { AttnElement, coreMessage, dataTable, define, fillTable, timed } from './element.js';
+import { AttnElement, coreMessage, define, timed } from './element.js';
 import { createChart } from './chart.js';
 
 const DK_LOG2_MAX = 12; // d_k = 1 .. 4096

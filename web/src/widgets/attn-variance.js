@@ -9,10 +9,10 @@
 // Attributes: dk, seed, url-state (e.g. "var"), id-prefix (default "var").
 import { defineStrings, t } from '../i18n.js';
 import { DASH, int, num } from '../format.js';
-import { h, setFieldError } from '../dom.js';
+import { dataTable, fillTable, h, setFieldError } from '../dom.js';
 import { parseNumber } from '../parse.js';
 import { randomSeed, readState, writeState } from '../state.js';
-import { AttnElement, coreMessage, dataTable, define, fillTable, timed } from './element.js';
+import { AttnElement, coreMessage, define, timed } from './element.js';
 import { createChart } from './chart.js';
 
 const DK_LOG2_MAX = 12;

@@ -2,7 +2,7 @@
 // custom properties (so light and dark schemes both work, and switch live),
 // log axes, a vertical marker (the current d_k), and width that follows the
 // container. The chart is a figure with role="img" and an accessible name;
-// its numbers are in a data table next to it (see element.js dataTable).
+// its numbers are in a data table next to it (see dom.js dataTable).
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { h } from '../dom.js';

@@ -4,6 +4,7 @@ import '../style.css';
 import './bench.css';
 import { applyDocument } from '../i18n.js';
 import { h } from '../dom.js';
+import { decimals } from '../format.js';
 import { caseName, isTraining } from './measure.js';
 import { s } from './strings.js';
 
@@ -39,7 +40,7 @@ function run() {
   const fillOfPeak = (i) => {
     const b = cells.get(`simd:${i}`);
     if (!peak || !b) return;
-    cellEl('peak', i).textContent = isTraining(cases[i]) ? '–' : `${(100 * b.median / peak.median).toFixed(0)}%`;
+    cellEl('peak', i).textContent = isTraining(cases[i]) ? '–' : `${decimals(100 * b.median / peak.median, 0)}%`;
   };
   const cellEl = (build, i) => table.querySelector(`[data-build="${build}"][data-row="${i}"]`);
   worker.onmessage = ({ data }) => {
@@ -60,15 +61,15 @@ function run() {
       if (!builds.includes('simd')) status.textContent = s('noSimd');
     } else if (data.type === 'peak') {
       peak = data;
-      peakNote.textContent = s('peak', { rate: data.median.toFixed(2), spread: (100 * data.spread).toFixed(0) });
+      peakNote.textContent = s('peak', { rate: decimals(data.median, 2), spread: decimals(100 * data.spread, 0) });
       cases.forEach((_, i) => fillOfPeak(i));
     } else if (data.type === 'cell') {
       done++;
       cells.set(`${data.build}:${data.index}`, data);
       cellEl(data.build, data.index).textContent =
-        `${data.median.toFixed(2)} ±${(100 * data.spread).toFixed(0)}%`;
+        `${decimals(data.median, 2)} ±${decimals(100 * data.spread, 0)}%`;
       const a = cells.get(`scalar:${data.index}`), b = cells.get(`simd:${data.index}`);
-      if (a && b) cellEl('ratio', data.index).textContent = `${(b.median / a.median).toFixed(1)}×`;
+      if (a && b) cellEl('ratio', data.index).textContent = `${decimals(b.median / a.median, 1)}×`;
       fillOfPeak(data.index);
       status.textContent = s('running', { done, total: cases.length * builds.length });
     } else {

@@ -7,6 +7,7 @@ import './check.css';
 import { client } from '../core/client.js';
 import { applyDocument, onLangChange } from '../i18n.js';
 import { h, setFieldError } from '../dom.js';
+import { decimals } from '../format.js';
 import * as langSwitch from '../widgets/lang-switch.js';
 import { renderReport, reportCsv } from './report.js';
 import { s } from './strings.js';
@@ -180,7 +181,7 @@ async function checkFiles(list) {
   if (files.length > 2) return fail(s('tooMany', { n: files.length }));
   for (const f of files)
     if (f.size > MAX_FILE_BYTES)
-      return fail(s('tooBig', { name: f.name, size: (f.size / 2 ** 20).toFixed(1), mb: MAX_FILE_BYTES >> 20 }));
+      return fail(s('tooBig', { name: f.name, size: decimals(f.size / 2 ** 20, 1), mb: MAX_FILE_BYTES >> 20 }));
   const ordered = files.length === 2 ? orderPair(files) : files;
   let read;
   try {

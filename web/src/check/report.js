@@ -2,7 +2,7 @@
 // prints it): a summary line, a per-head bar chart of saturated rows at each
 // divisor, the per-head table (the chart's text alternative), and its CSV.
 import { h } from '../dom.js';
-import { locale } from '../i18n.js';
+import { percentNumber, significant } from '../format.js';
 import { s } from './strings.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -16,7 +16,7 @@ function svg(tag, attrs = {}, ...children) {
 
 /** A divisor as the page writes it: √dₖ = 8, dₖ = 64, 2. */
 export function divisorText(d) {
-  const v = num(d.value);
+  const v = significant(d.value);
   if (d.label === 'sqrt') return `√dₖ = ${v}`;
   if (d.label === 'dk') return `dₖ = ${v}`;
   return v;
@@ -27,27 +27,17 @@ function divisorClass(d) {
   return { sqrt: 'ck-d-sqrt', dk: 'ck-d-dk', 1: 'ck-d-one', 2: 'ck-d-two' }[d.label] ?? 'ck-d-custom';
 }
 
-function num(x, digits = 3) {
-  if (x === null || x === undefined || !Number.isFinite(x)) return s('none');
-  return new Intl.NumberFormat(locale(), { maximumSignificantDigits: digits }).format(x);
-}
-
-function pct(share) {
-  return new Intl.NumberFormat(locale(), { maximumFractionDigits: share > 0 && share < 0.01 ? 1 : 0 })
-    .format(100 * share);
-}
-
 /** The verdict's reason, in the page's language, from its code and the numbers. */
 export function reasonText(head, model) {
   const d = head.divisors[model];
   const params = {
-    pct: pct(d.saturated_share),
-    std: num(d.logit_std),
-    v: num(head.reason_code === 'entry_var_k' ? head.k.var : head.q.var),
+    pct: percentNumber(d.saturated_share),
+    std: significant(d.logit_std),
+    v: significant(head.reason_code === 'entry_var_k' ? head.k.var : head.q.var),
   };
   let text = s(`reason_${head.reason_code}`, params);
   if ((head.reason_code === 'saturated_rows' || head.reason_code === 'logit_std') && head.suggested_divisor)
-    text += s('reasonFix', { d: num(head.suggested_divisor) });
+    text += s('reasonFix', { d: significant(head.suggested_divisor) });
   return text;
 }
 
@@ -99,7 +89,7 @@ function chart(report) {
       root.append(svg('rect', {
         x: x0 + j * bar, y: y(0) - hgt, width: Math.max(bar - 1, 0.5), height: hgt,
         class: `ck-bar ${divisorClass(d)}${j === report.divisor.index ? ' ck-is-model' : ''}`,
-      }, svg('title', {}, `${s('head')} ${hd.head}, ÷ ${divisorText(d)}: ${pct(d.saturated_share)}%`)));
+      }, svg('title', {}, `${s('head')} ${hd.head}, ÷ ${divisorText(d)}: ${percentNumber(d.saturated_share)}%`)));
     });
     if (i % labelEvery === 0)
       root.append(svg('text', { x: x0 + groupW / 2, y: y(0) + 16, class: 'ck-tick', 'text-anchor': 'middle' }, String(hd.head)));
@@ -129,19 +119,19 @@ function table(report) {
     single(s('suggested')));
   const head2 = h('tr', {},
     divs.map((d, j) => col(`÷ ${divisorText(d)}`, { class: j === model ? 'ck-is-model ck-nowrap' : 'ck-nowrap' })),
-    col(s('satRows')), col(s('maxProb')), col(s('entropy', { max: num(Math.log(report.shape.keys_per_query)) })));
+    col(s('satRows')), col(s('maxProb')), col(s('entropy', { max: significant(Math.log(report.shape.keys_per_query)) })));
   const rows = report.heads.map((hd) => {
     const m = hd.divisors[model];
     return h('tr', { dataset: { verdict: hd.verdict } },
       h('th', { scope: 'row', text: String(hd.head) }),
       h('td', { class: `ck-verdict ck-v-${hd.verdict}`, text: s(hd.verdict) }),
       h('td', { class: 'ck-why', text: reasonText(hd, model) }),
-      [hd.q.mean, hd.q.var, hd.k.mean, hd.k.var, hd.correlation].map((x) => h('td', { class: 'ck-num', text: num(x) })),
-      hd.divisors.map((d, j) => h('td', { class: `ck-num${j === model ? ' ck-is-model' : ''}`, text: num(d.logit_std) })),
-      h('td', { class: 'ck-num', text: `${pct(m.saturated_share)}%` }),
-      h('td', { class: 'ck-num', text: num(m.max_prob_mean) }),
-      h('td', { class: 'ck-num', text: num(m.entropy_mean) }),
-      h('td', { class: 'ck-num', text: num(hd.suggested_divisor) }));
+      [hd.q.mean, hd.q.var, hd.k.mean, hd.k.var, hd.correlation].map((x) => h('td', { class: 'ck-num', text: significant(x) })),
+      hd.divisors.map((d, j) => h('td', { class: `ck-num${j === model ? ' ck-is-model' : ''}`, text: significant(d.logit_std) })),
+      h('td', { class: 'ck-num', text: `${percentNumber(m.saturated_share)}%` }),
+      h('td', { class: 'ck-num', text: significant(m.max_prob_mean) }),
+      h('td', { class: 'ck-num', text: significant(m.entropy_mean) }),
+      h('td', { class: 'ck-num', text: significant(hd.suggested_divisor) }));
   });
   // The title sits outside the scrolling box, so a narrow screen shows all of it.
   return [

@@ -69,7 +69,6 @@ const STRINGS = {
     fine: 'fine',
     at_risk: 'at risk',
     saturated: 'saturated',
-    none: '—',
     tableScroll: 'Table, scrolls sideways',
     exportCsv: 'Download the table as CSV',
     rules:
@@ -156,7 +155,6 @@ const STRINGS = {
     fine: '正常',
     at_risk: '有风险',
     saturated: '已饱和',
-    none: '—',
     tableScroll: '表格，可横向滚动',
     exportCsv: '将表格下载为 CSV',
     rules:

@@ -5,7 +5,6 @@
 // only turns texts into numbers (NaN when they are not), so the core's own
 // message reaches the reader.
 import { getParam } from '../url.js';
-import { locale } from '../i18n.js';
 
 // Fixed parts of every run (the core's TrainOptions defaults): the lab varies
 // what the seed article talks about and keeps the rest of the model fixed.
@@ -117,9 +116,4 @@ export function parseSteps(text) {
 /** Heatmap captures per run: about 60 over the run, at whole multiples of the logging interval. */
 export function mapEvery(steps) {
   return Math.max(FIXED.logEvery, Math.ceil(steps / 60 / FIXED.logEvery) * FIXED.logEvery);
-}
-
-/** A ratio with exactly one decimal, in the page's language (1.0, 3.2). */
-export function oneDecimal(x) {
-  return new Intl.NumberFormat(locale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
 }

@@ -10,8 +10,7 @@ import './lab.css';
 import { applyDocument, onLangChange } from '../i18n.js';
 import { h, reducedMotion, setFieldError } from '../dom.js';
 import { setParam } from '../url.js';
-import { num, fixed, int } from '../format.js';
-import { oneDecimal } from './config.js';
+import { decimals, fixed, int, num } from '../format.js';
 import * as langSwitch from '../widgets/lang-switch.js';
 import { s } from './strings.js';
 import {
@@ -720,7 +719,7 @@ function renderHeatTable(run) {
   d.querySelector('.table-scroll').replaceChildren(h('table', { class: 'data-table lab-heat-table' },
     h('caption', { text: s('maps.tableCaption', { label: divisorLabel(run), step: int(map.step) }) }),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: s('maps.colRow') }),
-      Array.from({ length: seq }, (_, t) => h('th', { scope: 'col', text: t === seq - 1 ? 'q' : String(t + 1) })),
+      Array.from({ length: seq }, (_, t) => h('th', { scope: 'col', text: t === seq - 1 ? 'q' : int(t + 1) })),
       h('th', { scope: 'col', text: s('maps.colAnswer') }), h('th', { scope: 'col', text: s('maps.colPredicted') }))),
     h('tbody', {}, rows)));
 }
@@ -783,7 +782,7 @@ function renderSummary() {
     const acc = fixed(100 * r.eval.accuracy, 1);
     if (!r.stepsTo90) return s('sum.never', { label: divisorLabel(r), steps: int(cmp.plan.steps), acc });
     if (ref && ref !== r && ref.stepsTo90)
-      return s('sum.reachedVs', { label: divisorLabel(r), step: int(r.stepsTo90), acc, ratio: oneDecimal(r.stepsTo90 / ref.stepsTo90) });
+      return s('sum.reachedVs', { label: divisorLabel(r), step: int(r.stepsTo90), acc, ratio: decimals(r.stepsTo90 / ref.stepsTo90, 1) });
     return s('sum.reached', { label: divisorLabel(r), step: int(r.stepsTo90), acc });
   });
   const c = cmp.plan.config;

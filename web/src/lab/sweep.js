@@ -6,9 +6,9 @@
 // Its own pool of workers, so it never waits for the comparison's.
 import { h, setFieldError } from '../dom.js';
 import { getParam, setParam } from '../url.js';
-import { fixed, int } from '../format.js';
+import { decimals, fixed, int } from '../format.js';
 import { s } from './strings.js';
-import { FIXED, EVAL_SAMPLES, MAX_STEPS, divisorOptions, oneDecimal, parseSteps, trainOptions } from './config.js';
+import { FIXED, EVAL_SAMPLES, MAX_STEPS, divisorOptions, parseSteps, trainOptions } from './config.js';
 import { Pool, CORES } from './pool.js';
 import { swatch } from './charts.js';
 
@@ -227,7 +227,7 @@ export function mountSweep(section, { formValues }) {
         if (reached.length) {
           const ratios = reached.filter((dk) => at(dk, 'sqrt')?.stepsTo90).map((dk) => at(dk, d).stepsTo90 / at(dk, 'sqrt').stepsTo90);
           bits.push(ratios.length
-            ? s('sw.sum.reachedRatio', { dks: dkList(reached), lo: oneDecimal(Math.min(...ratios)), hi: oneDecimal(Math.max(...ratios)) })
+            ? s('sw.sum.reachedRatio', { dks: dkList(reached), lo: decimals(Math.min(...ratios), 1), hi: decimals(Math.max(...ratios), 1) })
             : s('sw.sum.reached', { dks: dkList(reached) }));
         }
         if (missed.length)

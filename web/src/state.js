@@ -4,7 +4,20 @@
 // out-of-range one is clamped, each with a notice the widget shows.
 // Writes are batched (one history.replaceState per 200 ms at most): Chromium
 // throttles pages that call it on every slider step.
+import { defineStrings } from './i18n.js';
 import { getParam } from './url.js';
+
+// The notices readState gives (a widget shows them; element.js renderNotices).
+defineStrings('url', {
+  en: {
+    invalid: 'The link’s value {param}={given} could not be read; using {used}.',
+    clamped: 'The link’s value {param}={given} is out of range; using {used}.',
+  },
+  zh: {
+    invalid: '链接中的 {param}={given} 无法读取，改用 {used}。',
+    clamped: '链接中的 {param}={given} 超出范围，改用 {used}。',
+  },
+});
 
 /**
  * Spec of one parameter:

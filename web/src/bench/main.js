@@ -2,28 +2,27 @@
 // reader's own browser (in a worker) and fills the table as cells finish.
 import '../style.css';
 import './bench.css';
-import { applyDocument } from '../i18n.js';
+import { applyDocument, t } from '../i18n.js';
 import { h } from '../dom.js';
 import { decimals } from '../format.js';
 import { caseName, isTraining } from './measure.js';
-import { s } from './strings.js';
+import './strings.js';
 
 applyDocument();
 const root = document.getElementById('bench');
 const samples = h('input', { id: 'bench-samples', type: 'number', min: 3, max: 99, value: 9, inputmode: 'numeric' });
-const runButton = h('button', { type: 'button', id: 'bench-run', text: s('run') });
+const runButton = h('button', { type: 'button', id: 'bench-run', text: t('bench.run') });
 const status = h('p', { id: 'bench-status', role: 'status', 'aria-live': 'polite' });
 const table = h('table', { id: 'bench-table', class: 'data-table' });
 const peakNote = h('p', { id: 'bench-peak' });
-document.title = s('title');
 root.replaceChildren(
-  h('h1', { text: s('title') }),
-  h('p', { text: s('lede') }),
-  h('div', { class: 'controls' }, h('label', { for: samples.id, text: s('samples') }), samples, runButton),
+  h('h1', { text: t('bench.title') }),
+  h('p', { text: t('bench.lede') }),
+  h('div', { class: 'controls' }, h('label', { for: samples.id, text: t('bench.samples') }), samples, runButton),
   status,
   h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'bench-caption' }, table),
   peakNote,
-  h('p', {}, h('a', { href: './index.html', text: s('back') })),
+  h('p', {}, h('a', { href: './index.html', text: t('bench.back') })),
 );
 
 function run() {
@@ -48,20 +47,20 @@ function run() {
       ({ cases, builds } = data);
       const cols = ['scalar', 'simd'];
       table.replaceChildren(
-        h('caption', { id: 'bench-caption', text: s('caption') }),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: s('work') }),
-          cols.map((c) => h('th', { scope: 'col', text: s(c) })), h('th', { scope: 'col', text: s('ratio') }),
-          h('th', { scope: 'col', text: s('ofPeak') }))),
+        h('caption', { id: 'bench-caption', text: t('bench.caption') }),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: t('bench.work') }),
+          cols.map((c) => h('th', { scope: 'col', text: t(`bench.${c}`) })), h('th', { scope: 'col', text: t('bench.ratio') }),
+          h('th', { scope: 'col', text: t('bench.ofPeak') }))),
         h('tbody', {}, cases.map((c, i) => h('tr', {}, h('th', { scope: 'row', text: caseName(c) }),
           cols.map((b) => h('td', { dataset: { build: b, row: i }, text: '…' })),
           ['ratio', 'peak'].map((b) => h('td', { dataset: { build: b, row: i },
             text: builds.includes('simd') ? '…' : '–' }))))),
       );
       peakNote.textContent = '';
-      if (!builds.includes('simd')) status.textContent = s('noSimd');
+      if (!builds.includes('simd')) status.textContent = t('bench.noSimd');
     } else if (data.type === 'peak') {
       peak = data;
-      peakNote.textContent = s('peak', { rate: decimals(data.median, 2), spread: decimals(100 * data.spread, 0) });
+      peakNote.textContent = t('bench.peak', { rate: decimals(data.median, 2), spread: decimals(100 * data.spread, 0) });
       cases.forEach((_, i) => fillOfPeak(i));
     } else if (data.type === 'cell') {
       done++;
@@ -71,9 +70,9 @@ function run() {
       const a = cells.get(`scalar:${data.index}`), b = cells.get(`simd:${data.index}`);
       if (a && b) cellEl('ratio', data.index).textContent = `${decimals(b.median / a.median, 1)}×`;
       fillOfPeak(data.index);
-      status.textContent = s('running', { done, total: cases.length * builds.length });
+      status.textContent = t('bench.running', { done, total: cases.length * builds.length });
     } else {
-      status.textContent = data.type === 'done' ? s('done', { total: done }) : data.message;
+      status.textContent = data.type === 'done' ? t('bench.done', { total: done }) : data.message;
       runButton.disabled = false;
       worker.terminate();
     }

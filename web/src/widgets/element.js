@@ -5,6 +5,7 @@
 // it keep its controls in the URL under that prefix (absent: it keeps none).
 import { onLangChange, t } from '../i18n.js';
 import { h } from '../dom.js';
+import './strings.js';
 import { client } from '../core/client.js';
 
 export class AttnElement extends HTMLElement {
@@ -71,5 +72,5 @@ export function timed(name, fn) {
 
 /** A core error as text: a translated lead-in and the core's own (English) detail. */
 export function coreMessage(e) {
-  return t('err.core', { message: e.message });
+  return t('widget.coreError', { message: e.message });
 }

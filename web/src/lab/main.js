@@ -571,7 +571,7 @@ function setStatus(key) {
   const n = cmp.runs.length;
   const params = { n, workers: cmp.workers, steps: int(cmp.plan.steps) };
   if (key === 'done') {
-    params.seconds = fixed(cmp.totalMs / 1000, 1);
+    params.seconds = decimals(cmp.totalMs / 1000, 1);
     params.failed = cmp.runs.filter((r) => r.failed).length;
   }
   status.textContent = t(`lab.status.${key}`, params) + (key === 'done' && params.failed ? ' ' + t('lab.status.someFailed', params) : '');
@@ -792,7 +792,7 @@ function renderSummary() {
     h('ul', {}, lines.map((t) => h('li', { text: t }))),
     ...(cmp.totalMs === null ? [h('p', { class: 'hint', text: t('lab.sum.partial') })] : [
       h('p', { class: 'lab-sum-time', text: t('lab.sum.time', {
-        seconds: fixed(cmp.totalMs / 1000, 1), n: int(cmp.runs.length), workers: int(cmp.workers) }) }),
+        seconds: decimals(cmp.totalMs / 1000, 1), n: int(cmp.runs.length), workers: int(cmp.workers) }) }),
       h('p', { class: 'hint', text: t('lab.sum.note') })]));
 }
 

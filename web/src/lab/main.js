@@ -9,13 +9,13 @@ import '../style.css';
 import './lab.css';
 import { applyDocument, onLangChange, t } from '../i18n.js';
 import { h, reducedMotion, setFieldError } from '../dom.js';
-import { setParam } from '../url.js';
+import { readState, writeState } from '../state.js';
 import { decimals, fixed, int, num } from '../format.js';
 import * as langSwitch from '../widgets/lang-switch.js';
 import './strings.js';
 import {
   FIXED, EVAL_SAMPLES, SNAPSHOT_SAMPLES, MAX_CUSTOM, MAX_STEPS, TASKS, OPTIMIZERS, PRESETS,
-  divisorOptions, splitDivisors, number, readUrl, trainOptions, parseSteps, mapEvery,
+  FORM_PREFIX, FORM_STATE, divisorOptions, splitDivisors, number, trainOptions, parseSteps, mapEvery,
 } from './config.js';
 import { Pool, CORES } from './pool.js';
 import { createCharts, swatch } from './charts.js';
@@ -172,8 +172,7 @@ function setForm(values) {
 }
 
 function writeUrl() {
-  const v = formValues();
-  for (const [k, x] of Object.entries(v)) setParam(k, x);
+  writeState(FORM_PREFIX, formValues());
 }
 
 // ---- validation: the core's messages next to the controls ----
@@ -892,7 +891,8 @@ pauseButton.addEventListener('click', togglePause);
 resetButton.addEventListener('click', reset);
 
 applyDocument();
-const { values } = readUrl();
+// Bad values need no notice: each reaches the core, whose message shows by its control.
+const { values } = readState(FORM_PREFIX, FORM_STATE);
 setForm(values);
 const lang = langSwitch.mount(byId('lang-switch'));
 const sweep = mountSweep(sweepSection, { formValues });

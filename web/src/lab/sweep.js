@@ -6,17 +6,15 @@
 // Its own pool of workers, so it never waits for the comparison's.
 import { h, setFieldError } from '../dom.js';
 import { t } from '../i18n.js';
-import { getParam, setParam } from '../url.js';
+import { readState, writeState } from '../state.js';
 import { decimals, fixed, int } from '../format.js';
 import './strings.js';
-import { FIXED, EVAL_SAMPLES, MAX_STEPS, divisorOptions, parseSteps, trainOptions } from './config.js';
+import {
+  FIXED, EVAL_SAMPLES, MAX_STEPS, OPTIMIZERS, PRESETS, SWEEP_DKS, SWEEP_PREFIX, SWEEP_STATE,
+  divisorOptions, parseSteps, trainOptions,
+} from './config.js';
 import { Pool, CORES } from './pool.js';
 import { swatch } from './charts.js';
-
-const DKS = [16, 32, 64, 128, 256, 512];
-const DIVS = ['sqrt', '2', '1', 'dk', 'qknorm'];
-const OPTS = ['adam', 'sgd'];
-const DEFAULT = { dk: '16,32,64,128,256', div: 'sqrt,2,1', opt: 'adam,sgd', steps: '600' };
 
 export function mountSweep(section, { formValues }) {
   const pool = new Pool('sweep');
@@ -31,11 +29,13 @@ export function mountSweep(section, { formValues }) {
       h('div', { class: 'checks' }, boxes.map((b) => h('span', { class: 'check' }, b.input, b.label))));
     return { boxes, legend, el, checked: () => boxes.filter((b) => b.input.checked).map((b) => b.v) };
   };
-  const fromUrl = (k) => (getParam(`sw.${k}`) ?? DEFAULT[k]);
-  const list = (k) => fromUrl(k).split(',').map((x) => x.trim());
-  const G = { dk: group('dk', DKS, list('dk')), div: group('div', DIVS, list('div')), opt: group('opt', OPTS, list('opt')) };
+  // Unknown items in a link are dropped without a notice: the boxes show what was kept.
+  const { values: fromUrl } = readState(SWEEP_PREFIX, SWEEP_STATE);
+  const G = {
+    dk: group('dk', SWEEP_DKS, fromUrl.dk), div: group('div', PRESETS, fromUrl.div), opt: group('opt', OPTIMIZERS, fromUrl.opt),
+  };
   const steps = h('input', {
-    type: 'text', id: 'lab-sw-steps', inputmode: 'numeric', value: fromUrl('steps'), autocomplete: 'off',
+    type: 'text', id: 'lab-sw-steps', inputmode: 'numeric', value: fromUrl.steps, autocomplete: 'off',
     'aria-describedby': 'lab-sw-steps-msg',
   });
   const stepsLabel = h('label', { for: steps.id });
@@ -61,8 +61,7 @@ export function mountSweep(section, { formValues }) {
   let sweep = null;
 
   function writeUrl() {
-    for (const k of ['dk', 'div', 'opt']) setParam(`sw.${k}`, G[k].checked().join(','));
-    setParam('sw.steps', steps.value.trim());
+    writeState(SWEEP_PREFIX, { dk: G.dk.checked(), div: G.div.checked(), opt: G.opt.checked(), steps: steps.value.trim() });
   }
   section.addEventListener('change', writeUrl);
 

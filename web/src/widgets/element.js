@@ -25,9 +25,9 @@ export class AttnElement extends HTMLElement {
     this.offLang = null;
   }
 
-  /** The URL prefix, or '' when the widget keeps no URL state. */
+  /** The URL prefix, or null when the widget keeps no URL state (state.js). */
   get statePrefix() {
-    return this.getAttribute('url-state') ?? '';
+    return this.getAttribute('url-state') || null;
   }
 
   /** An id unique on the page: `${id-prefix attribute or default}-${suffix}`. */

@@ -8,7 +8,8 @@ import { getParam, setParam } from './url.js';
 export const LANGS = { en: 'English', zh: '简体中文' };
 const INTL_LOCALE = { en: 'en', zh: 'zh-CN' };
 const HTML_LANG = { en: 'en', zh: 'zh-Hans' };
-const STORAGE_KEY = 'attn-scale.lang';
+const STORAGE_KEY = 'attnlab.lang';
+const OLD_STORAGE_KEY = 'attn-scale.lang';  // the project's former name: a choice stored under it still counts
 
 // Every registered string, by full key ('lab.title'), per language.
 const STRINGS = { en: {}, zh: {} };
@@ -32,7 +33,7 @@ export function defineStrings(prefix, tables) {
 
 function readStored() {
   try {
-    return localStorage.getItem(STORAGE_KEY);
+    return localStorage.getItem(STORAGE_KEY) ?? localStorage.getItem(OLD_STORAGE_KEY);
   } catch {
     return null; // storage disabled: the URL still carries the choice
   }

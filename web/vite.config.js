@@ -1,6 +1,7 @@
 // Vite config for the live page. The built page runs under a strict
 // Content-Security-Policy: no eval (the wasm glue is built with
 // DYNAMIC_EXECUTION=0), no inline scripts or styles, same-origin only.
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import katex from 'katex';
@@ -33,6 +34,20 @@ function cspMeta() {
   };
 }
 
+// The pages import the C++ core as wasm modules that scripts/build.sh compiles
+// into src/wasm. Without them the dev server would start and every page fail
+// on an unresolved import, and a build stop on a resolver error; this says
+// what to run instead, as the server starts (configureServer) or the build
+// does (buildStart). `vite preview` serves dist/ and needs none.
+export function requireWasm(dir = fileURLToPath(new URL('./src/wasm/', import.meta.url))) {
+  const check = () => {
+    if (fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.wasm'))) return;
+    throw new Error(`No WebAssembly modules in ${dir}: run scripts/build.sh (from the repository root) first; ` +
+      'it compiles the C++ core into web/src/wasm.');
+  };
+  return { name: 'require-wasm', configureServer: check, buildStart: check };
+}
+
 // Typesets the page's static formulas at build time (KaTeX runs in Node), so
 // the browser loads only KaTeX's CSS and fonts, never its JavaScript.
 // src/math/katex-assets.js imports the result; math.js hydrates it.
@@ -56,7 +71,7 @@ function formulas() {
 
 export default defineConfig({
   base: './',
-  plugins: [cspMeta(), formulas()],
+  plugins: [requireWasm(), cspMeta(), formulas()],
   worker: { format: 'es' },
   build: {
     target: 'es2022',

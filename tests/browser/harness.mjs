@@ -63,7 +63,7 @@ export async function startPreview() {
  * any request that leaves `origin`; a test asserts it is empty at the end.
  */
 export async function launch(origin, options = {}) {
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-chromium-'));
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,

@@ -1,10 +1,14 @@
-// The page's own prose and headings (index.html's data-i18n keys), in English
-// and Simplified Chinese. Widgets bring their own strings (defineStrings).
+// The explainer's own prose and headings (index.html's data-i18n keys, all
+// under 'page.'), in English and Simplified Chinese. Its widgets bring their
+// own strings (widgets/strings.js).
 import { defineStrings } from './i18n.js';
 
-defineStrings({
+defineStrings('page', {
   en: {
-    'page.skip': 'Skip to the content',
+    title: 'Why attention divides by √dₖ',
+    lede:
+      'Attention compares a query q with each key k by the dot product q·k. When q and k have dₖ independent entries of variance 1, q·k has variance dₖ: its typical size grows like √dₖ. The softmax of large scores is almost one-hot, and its gradient (the softmax Jacobian) almost vanishes, so learning stalls. Dividing the scores by √dₖ brings their variance back to 1.',
+    skip: 'Skip to the content',
     'toc.heading': 'Contents',
     'chain.heading': 'The causal chain',
     'chain.intro':
@@ -20,6 +24,10 @@ defineStrings({
     'proof.intro':
       'Why exactly dₖ? Square the dot product and look at its dₖ² terms one by one. The grid below holds them for a small dₖ; each cell is a running Monte Carlo mean computed by the core while samples stream in, so you can watch each step of the proof come true.',
     'seed.heading': 'What softmax does with large scores',
+    'seed.intro':
+      'Three scores, put through softmax as they are and divided by √dₖ. Edit the scores or dₖ: the C++ core, running in your browser, recomputes every number in the table.',
+    'seed.note':
+      'Entropy is 0 for a one-hot row and ln n for a uniform one. The Jacobian norm ‖diag(p) − p pᵀ‖ measures how much gradient flows back through the softmax: near 0, learning stalls.',
     'saturation.heading': 'Saturation explorer',
     'saturation.intro':
       'Sample one query and m keys in dₖ dimensions and put the m scores through softmax. Choose what to divide them by, then move dₖ: unscaled, the row turns one-hot; divided by √dₖ, it stays spread out. Below, the same statistics averaged over many sampled rows, for every divisor at once.',
@@ -29,11 +37,12 @@ defineStrings({
     'training.intro':
       'The chain ends with “the model cannot learn”. The training lab checks that last link directly: it trains a small attention layer with each divisor, on this page’s wasm core, and plots the loss curves side by side.',
     'training.link': 'Open the training lab',
-    'url.invalid': 'The link’s value {param}={given} could not be read; using {used}.',
-    'url.clamped': 'The link’s value {param}={given} is out of range; using {used}.',
   },
   zh: {
-    'page.skip': '跳到正文',
+    title: '注意力为何除以 √dₖ',
+    lede:
+      '注意力用点积 q·k 比较查询向量 q 与每个键向量 k。若 q 与 k 的 dₖ 个分量相互独立、方差为 1，则 q·k 的方差为 dₖ，其典型大小随 √dₖ 增长。分数很大时，softmax 几乎是独热分布，其梯度（softmax 的雅可比矩阵）几乎为零，学习随之停滞。把分数除以 √dₖ，方差就回到 1。',
+    skip: '跳到正文',
     'toc.heading': '目录',
     'chain.heading': '因果链',
     'chain.intro':
@@ -49,6 +58,10 @@ defineStrings({
     'proof.intro':
       '为什么恰好是 dₖ？把点积平方，逐一查看它的 dₖ² 项。下面的网格列出了小 dₖ 时的这些项；每格是计算核心在样本不断到来时算出的蒙特卡洛滑动均值，你可以看着证明的每一步成真。',
     'seed.heading': 'softmax 如何对待大分数',
+    'seed.intro':
+      '三个分数分别直接做 softmax，以及除以 √dₖ 后再做 softmax。修改分数或 dₖ，在浏览器中运行的 C++ 核心会重新计算表中的每个数字。',
+    'seed.note':
+      '独热分布的熵为 0，均匀分布的熵为 ln n。雅可比范数 ‖diag(p) − p pᵀ‖ 衡量有多少梯度能反向穿过 softmax：接近 0 时学习停滞。',
     'saturation.heading': '饱和探索器',
     'saturation.intro':
       '在 dₖ 维空间中抽取一个查询和 m 个键，把 m 个分数送入 softmax。选择除数，再调节 dₖ：不缩放时这一行趋于独热；除以 √dₖ 后则保持分散。下方是对大量抽样行取平均后的同样统计量，所有除数同时计算。',
@@ -58,7 +71,5 @@ defineStrings({
     'training.intro':
       '这条链的最后一环是“模型学不动”。训练实验室直接检验这一环：它在本页的 wasm 计算核心上，用每种除数训练一个小型注意力层，并排画出损失曲线。',
     'training.link': '打开训练实验室',
-    'url.invalid': '链接中的 {param}={given} 无法读取，改用 {used}。',
-    'url.clamped': '链接中的 {param}={given} 超出范围，改用 {used}。',
   },
 });

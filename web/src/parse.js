@@ -3,6 +3,22 @@
 // for d_k = 0, 2.5 or 1e8 and for a score of 1e999 or NaN.
 //
 // Each function returns {value} or {error: {key, params}} (an i18n message).
+import { defineStrings } from './i18n.js';
+
+defineStrings('parse', {
+  en: {
+    empty: 'Enter at least one score.',
+    emptyItem: 'Score {i} is empty.',
+    notNumber: '“{text}” is not a number.',
+    dkEmpty: 'Enter dₖ.',
+  },
+  zh: {
+    empty: '请至少输入一个分数。',
+    emptyItem: '第 {i} 个分数为空。',
+    notNumber: '“{text}”不是数字。',
+    dkEmpty: '请输入 dₖ。',
+  },
+});
 
 // A plain decimal literal, or the words Infinity / NaN (passed on for the core to reject).
 const NUMBER = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?|infinity|nan)$/i;
@@ -19,24 +35,24 @@ function toNumber(text) {
 /** "14, 10, 12" -> {value: [14, 10, 12]}. Commas may be ASCII or full-width. */
 export function parseScores(text) {
   const trimmed = text.trim();
-  if (trimmed === '') return { error: { key: 'err.empty' } };
+  if (trimmed === '') return { error: { key: 'parse.empty' } };
   const items = trimmed.split(/[,，]/);
   const value = [];
   for (let i = 0; i < items.length; i++) {
     const item = items[i].trim();
-    if (item === '') return { error: { key: 'err.emptyItem', params: { i: i + 1 } } };
+    if (item === '') return { error: { key: 'parse.emptyItem', params: { i: i + 1 } } };
     const x = toNumber(item);
-    if (x === null) return { error: { key: 'err.notNumber', params: { text: item } } };
+    if (x === null) return { error: { key: 'parse.notNumber', params: { text: item } } };
     value.push(x);
   }
   return { value };
 }
 
 /** "64" -> {value: 64}; "2.5" and "0" parse (the core rejects them), "abc" does not. */
-export function parseNumber(text, emptyKey = 'err.dkEmpty') {
+export function parseNumber(text, emptyKey = 'parse.dkEmpty') {
   const item = text.trim();
   if (item === '') return { error: { key: emptyKey } };
   const x = toNumber(item);
-  if (x === null) return { error: { key: 'err.notNumber', params: { text: item } } };
+  if (x === null) return { error: { key: 'parse.notNumber', params: { text: item } } };
   return { value: x };
 }

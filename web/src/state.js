@@ -1,27 +1,51 @@
-// Widget state in the query string, so any view can be shared: each widget
-// keeps its controls under its own prefix ("sat.dk=256&sat.div=dk"). Values
-// read back are checked; a malformed one falls back to the default and an
-// out-of-range one is clamped, each with a notice the widget shows.
+// Page state in the query string, so any view can be shared: each widget keeps
+// its controls under its own prefix ("sat.dk=256&sat.div=dk"), the lab's sweep
+// under "sw", the lab's form under bare keys ("dk=256&div=sqrt,2,1", as its
+// links always were). Values read back are checked against a spec; a
+// malformed one falls back to the default and an out-of-range one is clamped,
+// each with a notice the page may show.
 // Writes are batched (one history.replaceState per 200 ms at most): Chromium
 // throttles pages that call it on every slider step.
+import { defineStrings } from './i18n.js';
 import { getParam } from './url.js';
 
+// The notices readState gives (a widget shows them; element.js renderNotices).
+defineStrings('url', {
+  en: {
+    invalid: 'The link’s value {param}={given} could not be read; using {used}.',
+    clamped: 'The link’s value {param}={given} is out of range; using {used}.',
+  },
+  zh: {
+    invalid: '链接中的 {param}={given} 无法读取，改用 {used}。',
+    clamped: '链接中的 {param}={given} 超出范围，改用 {used}。',
+  },
+});
+
+/** The query parameter of `key` under `prefix`: 'sat' -> sat.dk, '' -> dk. */
+function paramName(prefix, key) {
+  return prefix ? `${prefix}.${key}` : key;
+}
+
 /**
- * Spec of one parameter:
- *   {type: 'int', min, max, def}       integers, clamped to [min, max]
- *   {type: 'number', min, max, def}    decimals, clamped (min may be exclusive: minOpen)
- *   {type: 'enum', values: [...], def} one of the listed strings
- *   {type: 'text', max, def}           free text up to `max` characters
+ * Read `specs` from the URL under `prefix` ('sat': sat.dk=…; '': bare keys,
+ * dk=…; null: no URL state, every value its default). Spec of one parameter:
+ *   {type: 'int', min, max, def}        integers, clamped to [min, max]
+ *   {type: 'number', min, max, def}     decimals, clamped (min may be exclusive: minOpen)
+ *   {type: 'enum', values: [...], def}  one of the listed strings
+ *   {type: 'text', max, def}            free text up to `max` characters (default 200; Infinity:
+ *                                       any, for a field whose checker shows its own message)
+ *   {type: 'list', values: [...], def}  comma-separated items, each one of the listed strings
+ *                                       (def: an array); unknown ones are dropped; '' is no item
  *
  * @returns {{values: object, notices: {key: string, params: object}[]}}
- *   notice keys: 'url.invalid' (fell back to the default), 'url.clamped'
+ *   notice keys: 'url.invalid' (fell back to the default, or dropped a list's items), 'url.clamped'
  */
 export function readState(prefix, specs) {
   const values = {};
   const notices = [];
   for (const [key, spec] of Object.entries(specs)) {
-    const name = `${prefix}.${key}`;
-    const text = prefix ? getParam(name) : null;
+    const name = paramName(prefix, key);
+    const text = prefix === null || prefix === undefined ? null : getParam(name);
     if (text === null) {
       values[key] = spec.def;
       continue;
@@ -40,6 +64,11 @@ function parseOne(text, spec) {
       return spec.values.includes(s) ? { value: s } : { value: spec.def, notice: 'url.invalid' };
     case 'text':
       return s.length <= (spec.max ?? 200) ? { value: s } : { value: spec.def, notice: 'url.invalid' };
+    case 'list': {
+      const items = s.split(',').map((x) => x.trim()).filter(Boolean);
+      const value = items.filter((x) => spec.values.includes(x));
+      return { value, notice: value.length < items.length ? 'url.invalid' : null };
+    }
     default: {
       if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(s)) return { value: spec.def, notice: 'url.invalid' };
       let x = Number(s);
@@ -62,10 +91,10 @@ function parseOne(text, spec) {
 const pending = new Map();
 let timer = null;
 
-/** Queue `{key: value}` under `prefix` for the URL (null removes a key). */
+/** Queue `{key: value}` under `prefix` for the URL (null removes a key; a list is written comma-separated). */
 export function writeState(prefix, values) {
-  if (!prefix) return;
-  for (const [k, v] of Object.entries(values)) pending.set(`${prefix}.${k}`, v);
+  if (prefix === null || prefix === undefined) return;
+  for (const [k, v] of Object.entries(values)) pending.set(paramName(prefix, k), Array.isArray(v) ? v.join(',') : v);
   if (timer === null) timer = setTimeout(flush, 200);
 }
 

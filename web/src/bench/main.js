@@ -2,28 +2,28 @@
 // reader's own browser (in a worker) and fills the table as cells finish.
 import '../style.css';
 import './bench.css';
-import { applyDocument } from '../i18n.js';
+import { applyDocument, t } from '../i18n.js';
 import { h } from '../dom.js';
 import { connect } from '../core/rpc.js';
+import { decimals } from '../format.js';
 import { caseName, isTraining } from './measure.js';
-import { s } from './strings.js';
+import './strings.js';
 
 applyDocument();
 const root = document.getElementById('bench');
 const samples = h('input', { id: 'bench-samples', type: 'number', min: 3, max: 99, value: 9, inputmode: 'numeric' });
-const runButton = h('button', { type: 'button', id: 'bench-run', text: s('run') });
+const runButton = h('button', { type: 'button', id: 'bench-run', text: t('bench.run') });
 const status = h('p', { id: 'bench-status', role: 'status', 'aria-live': 'polite' });
 const table = h('table', { id: 'bench-table', class: 'data-table' });
 const peakNote = h('p', { id: 'bench-peak' });
-document.title = s('title');
 root.replaceChildren(
-  h('h1', { text: s('title') }),
-  h('p', { text: s('lede') }),
-  h('div', { class: 'controls' }, h('label', { for: samples.id, text: s('samples') }), samples, runButton),
+  h('h1', { text: t('bench.title') }),
+  h('p', { text: t('bench.lede') }),
+  h('div', { class: 'controls' }, h('label', { for: samples.id, text: t('bench.samples') }), samples, runButton),
   status,
   h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'bench-caption' }, table),
   peakNote,
-  h('p', {}, h('a', { href: './index.html', text: s('back') })),
+  h('p', {}, h('a', { href: './index.html', text: t('bench.back') })),
 );
 
 function run() {
@@ -39,7 +39,7 @@ function run() {
   const fillOfPeak = (i) => {
     const b = cells.get(`simd:${i}`);
     if (!peak || !b) return;
-    cellEl('peak', i).textContent = isTraining(cases[i]) ? '–' : `${(100 * b.median / peak.median).toFixed(0)}%`;
+    cellEl('peak', i).textContent = isTraining(cases[i]) ? '–' : `${decimals(100 * b.median / peak.median, 0)}%`;
   };
   const cellEl = (build, i) => table.querySelector(`[data-build="${build}"][data-row="${i}"]`);
   const onEvent = (data) => {
@@ -47,35 +47,35 @@ function run() {
       ({ cases, builds } = data);
       const cols = ['scalar', 'simd'];
       table.replaceChildren(
-        h('caption', { id: 'bench-caption', text: s('caption') }),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: s('work') }),
-          cols.map((c) => h('th', { scope: 'col', text: s(c) })), h('th', { scope: 'col', text: s('ratio') }),
-          h('th', { scope: 'col', text: s('ofPeak') }))),
+        h('caption', { id: 'bench-caption', text: t('bench.caption') }),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: t('bench.work') }),
+          cols.map((c) => h('th', { scope: 'col', text: t(`bench.${c}`) })), h('th', { scope: 'col', text: t('bench.ratio') }),
+          h('th', { scope: 'col', text: t('bench.ofPeak') }))),
         h('tbody', {}, cases.map((c, i) => h('tr', {}, h('th', { scope: 'row', text: caseName(c) }),
           cols.map((b) => h('td', { dataset: { build: b, row: i }, text: '…' })),
           ['ratio', 'peak'].map((b) => h('td', { dataset: { build: b, row: i },
             text: builds.includes('simd') ? '…' : '–' }))))),
       );
       peakNote.textContent = '';
-      if (!builds.includes('simd')) status.textContent = s('noSimd');
+      if (!builds.includes('simd')) status.textContent = t('bench.noSimd');
     } else if (data.event === 'peak') {
       peak = data;
-      peakNote.textContent = s('peak', { rate: data.median.toFixed(2), spread: (100 * data.spread).toFixed(0) });
+      peakNote.textContent = t('bench.peak', { rate: decimals(data.median, 2), spread: decimals(100 * data.spread, 0) });
       cases.forEach((_, i) => fillOfPeak(i));
     } else if (data.event === 'cell') {
       done++;
       cells.set(`${data.build}:${data.index}`, data);
       cellEl(data.build, data.index).textContent =
-        `${data.median.toFixed(2)} ±${(100 * data.spread).toFixed(0)}%`;
+        `${decimals(data.median, 2)} ±${decimals(100 * data.spread, 0)}%`;
       const a = cells.get(`scalar:${data.index}`), b = cells.get(`simd:${data.index}`);
-      if (a && b) cellEl('ratio', data.index).textContent = `${(b.median / a.median).toFixed(1)}×`;
+      if (a && b) cellEl('ratio', data.index).textContent = `${decimals(b.median / a.median, 1)}×`;
       fillOfPeak(data.index);
-      status.textContent = s('running', { done, total: cases.length * builds.length });
+      status.textContent = t('bench.running', { done, total: cases.length * builds.length });
     }
   };
   const port = connect(new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }), { onEvent });
   port.call('run', [n]).then(
-    () => { status.textContent = s('done', { total: done }); },
+    () => { status.textContent = t('bench.done', { total: done }); },
     (e) => { status.textContent = e.message; },
   ).finally(() => {
     runButton.disabled = false;

@@ -1,7 +1,7 @@
-// The benchmark page's text, in the page's two languages.
-import { getLang } from '../i18n.js';
+// The benchmark page's text, in the site's two languages, under 'bench.' (t('bench.title')).
+import { defineStrings } from '../i18n.js';
 
-const STRINGS = {
+defineStrings('bench', {
   en: {
     title: 'How fast is the core in your browser?',
     lede: 'This page runs the same benchmarks as scripts/bench.sh, in your browser, with both WebAssembly builds of the C++ core: the scalar build and the SIMD128 build. Each cell is the median GFLOP/s of repeated samples (± half the inter-quartile range); a multiply-add counts as 2 flops and attention as 4·n·m·d. The last two rows are one step of the training lab’s default configuration, in steps per second: from a fresh start, and once the run has learned (a converged run once ran several times slower, on subnormal floats). Nothing leaves your browser.',
@@ -36,9 +36,4 @@ const STRINGS = {
     peak: '峰值：在本浏览器中，SIMD128 版在彼此独立的链上从寄存器做 f32x4 乘法与加法（不读内存），速度为 {rate} GFLOP/s（±{spread}%）；最后一列是每个 SIMD 格除以这个峰值。实际计算核心要从内存读取操作数，而在许多 CPU 上每次读取都会占用本可用于运算的发射槽。',
     back: '返回讲解页',
   },
-};
-
-export function s(key, params = {}) {
-  const table = STRINGS[getLang()] ?? STRINGS.en;
-  return (table[key] ?? STRINGS.en[key]).replace(/\{(\w+)\}/g, (_, k) => String(params[k] ?? ''));
-}
+});

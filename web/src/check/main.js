@@ -5,11 +5,12 @@
 import '../style.css';
 import './check.css';
 import { createClient } from '../core/client.js';
-import { applyDocument, onLangChange } from '../i18n.js';
+import { applyDocument, onLangChange, t } from '../i18n.js';
 import { h, setFieldError } from '../dom.js';
+import { decimals } from '../format.js';
 import * as langSwitch from '../widgets/lang-switch.js';
 import { renderReport, reportCsv } from './report.js';
-import { s } from './strings.js';
+import './strings.js';
 import snippet from './capture_qk.py?raw';
 
 // The checker's own core module (readers, report), in a worker of its own.
@@ -20,13 +21,13 @@ const client = createClient('check');
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const MAX_VALUES = 1 << 22;
 const SAMPLES = [
-  { file: 'init.npz', key: 'sampleInit' },
-  { file: 'saturated.npz', key: 'sampleSaturated' },
-  { file: 'learned.npz', key: 'sampleLearned' },
+  { file: 'init.npz', key: 'check.sampleInit' },
+  { file: 'saturated.npz', key: 'check.sampleSaturated' },
+  { file: 'learned.npz', key: 'check.sampleLearned' },
   // Real runs of the training lab (attnlab sample-qk --source lab), as its export writes them.
-  { file: 'lab-init.npz', key: 'sampleLabInit' },
-  { file: 'lab-saturated.npz', key: 'sampleLabSaturated' },
-  { file: 'lab-learned.npz', key: 'sampleLabLearned' },
+  { file: 'lab-init.npz', key: 'check.sampleLabInit' },
+  { file: 'lab-saturated.npz', key: 'check.sampleLabSaturated' },
+  { file: 'lab-learned.npz', key: 'check.sampleLabLearned' },
 ];
 
 const byId = (id) => document.getElementById(id);
@@ -58,59 +59,58 @@ const copyButton = h('button', { type: 'button', id: 'check-copy' });
 const copyStatus = h('span', { id: 'check-copy-status', role: 'status', 'aria-live': 'polite' });
 const sampleList = h('ul', { class: 'samples' });
 
-const t = {};  // elements whose text follows the language
-const text = (key, tag = 'p', attrs = {}) => (t[key] = h(tag, attrs));
+const texts = {};  // string key -> the element whose text follows the language
+const text = (key, tag = 'p', attrs = {}) => (texts[key] = h(tag, attrs));
 
 root.replaceChildren(
   h('section', { 'aria-labelledby': 'check-file-heading' },
-    text('fileHeading', 'h2', { id: 'check-file-heading' }),
-    text('fileHelp', 'p', { id: 'check-file-help' }),
+    text('check.fileHeading', 'h2', { id: 'check-file-heading' }),
+    text('check.fileHelp', 'p', { id: 'check-file-help' }),
     drop,
     h('div', { class: 'controls check-options' },
-      h('div', { class: 'field' }, text('divisorLabel', 'label', { for: divisorInput.id }), divisorInput,
+      h('div', { class: 'field' }, text('check.divisorLabel', 'label', { for: divisorInput.id }), divisorInput,
         h('datalist', { id: 'check-divisors' }, ['sqrt', 'dk', '1', '2'].map((v) => h('option', { value: v }))),
-        text('divisorHelp', 'p', { id: 'check-divisor-help', class: 'hint' }), divisorMsg),
-      h('details', { class: 'names' }, text('moreOptions', 'summary'),
+        text('check.divisorHelp', 'p', { id: 'check-divisor-help', class: 'hint' }), divisorMsg),
+      h('details', { class: 'names' }, text('check.moreOptions', 'summary'),
         h('div', { class: 'controls' },
-          h('div', { class: 'field' }, text('qName', 'label', { for: qName.id }), qName),
-          h('div', { class: 'field' }, text('kName', 'label', { for: kName.id }), kName)),
-        text('namesHelp', 'p', { class: 'hint' }),
-        h('div', { class: 'field' }, text('sequencesLabel', 'label', { for: seqInput.id }), seqInput),
-        text('sequencesHelp', 'p', { id: 'check-sequences-help', class: 'hint' }))),
-    text('limits', 'p', { id: 'check-limits', class: 'hint' }),
+          h('div', { class: 'field' }, text('check.qName', 'label', { for: qName.id }), qName),
+          h('div', { class: 'field' }, text('check.kName', 'label', { for: kName.id }), kName)),
+        text('check.namesHelp', 'p', { class: 'hint' }),
+        h('div', { class: 'field' }, text('check.sequencesLabel', 'label', { for: seqInput.id }), seqInput),
+        text('check.sequencesHelp', 'p', { id: 'check-sequences-help', class: 'hint' }))),
+    text('check.limits', 'p', { id: 'check-limits', class: 'hint' }),
     status,
     errorEl),
   result,
   h('section', { 'aria-labelledby': 'check-samples-heading' },
-    text('samplesHeading', 'h2', { id: 'check-samples-heading' }),
-    text('samplesIntro'),
+    text('check.samplesHeading', 'h2', { id: 'check-samples-heading' }),
+    text('check.samplesIntro'),
     sampleList),
   h('section', { 'aria-labelledby': 'check-snippet-heading' },
-    text('snippetHeading', 'h2', { id: 'check-snippet-heading' }),
-    text('snippetIntro'),
+    text('check.snippetHeading', 'h2', { id: 'check-snippet-heading' }),
+    text('check.snippetIntro'),
     h('div', { class: 'snippet' },
       h('pre', { id: 'check-snippet', tabindex: 0 }, h('code', { class: 'language-python', text: snippet })),
       h('div', { class: 'snippet-actions' }, copyButton, copyStatus)),
-    text('cliNote', 'p', { class: 'hint' })),
-  h('p', {}, text('back', 'a', { href: './index.html' })),
+    text('check.cliNote', 'p', { class: 'hint' })),
+  h('p', {}, text('check.back', 'a', { href: './index.html' })),
 );
 
 let lastReport = null;  // {report, label}, redrawn on a language change
 let run = 0;
 
 function relabel() {
-  document.title = s('title');
-  byId('check-title').textContent = s('title');
-  byId('check-lede').textContent = s('lede');
-  byId('check-privacy').textContent = s('privacy');
-  for (const [key, el] of Object.entries(t)) el.textContent = s(key, { mb: MAX_FILE_BYTES >> 20, values: MAX_VALUES });
-  dropText.textContent = s('drop');
-  chooseLabel.textContent = s('choose');
-  copyButton.textContent = s('copy');
+  byId('check-title').textContent = t('check.title');
+  byId('check-lede').textContent = t('check.lede');
+  byId('check-privacy').textContent = t('check.privacy');
+  for (const [key, el] of Object.entries(texts)) el.textContent = t(key, { mb: MAX_FILE_BYTES >> 20, values: MAX_VALUES });
+  dropText.textContent = t('check.drop');
+  chooseLabel.textContent = t('check.choose');
+  copyButton.textContent = t('check.copy');
   sampleList.replaceChildren(...SAMPLES.map(({ file, key }) => h('li', {},
-    h('span', { class: 'sample-name', text: s(key) }), ' ',
-    h('button', { type: 'button', dataset: { sample: file }, text: s('sampleCheck'), onclick: () => checkSample(file) }), ' ',
-    h('a', { href: `./samples/${file}`, download: file, text: `${s('sampleDownload')} ${file}` }))));
+    h('span', { class: 'sample-name', text: t(key) }), ' ',
+    h('button', { type: 'button', dataset: { sample: file }, text: t('check.sampleCheck'), onclick: () => checkSample(file) }), ' ',
+    h('a', { href: `./samples/${file}`, download: file, text: `${t('check.sampleDownload')} ${file}` }))));
   if (lastReport) show(lastReport.report, lastReport.label);
 }
 
@@ -145,7 +145,7 @@ async function check(files, label) {
   status.dataset.run = String(run);
   errorEl.textContent = '';
   setFieldError(divisorInput, divisorMsg, '');
-  setState('busy', s('checking', { files: label }));
+  setState('busy', t('check.checking', { files: label }));
   try {
     // Sequences: empty means "from the file" (0); anything else goes to the core as typed, to be checked there.
     const seqs = seqInput.value.trim() === '' ? 0 : Number(seqInput.value);
@@ -155,11 +155,11 @@ async function check(files, label) {
     const report = await client.call('checkTensors', [files, options], files.map((f) => f.bytes));
     lastReport = { report, label };
     show(report, label);
-    setState('done', files.length === 2 ? s('pairNote', { q: files[0].name, k: files[1].name }) : '');
+    setState('done', files.length === 2 ? t('check.pairNote', { q: files[0].name, k: files[1].name }) : '');
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     if (/^divisor /.test(message)) setFieldError(divisorInput, divisorMsg, message);
-    fail(s('rejected', { message }));
+    fail(t('check.rejected', { message }));
   }
 }
 
@@ -180,16 +180,16 @@ function download(report, label) {
 async function checkFiles(list) {
   const files = Array.from(list);
   if (files.length < 1) return;
-  if (files.length > 2) return fail(s('tooMany', { n: files.length }));
+  if (files.length > 2) return fail(t('check.tooMany', { n: files.length }));
   for (const f of files)
     if (f.size > MAX_FILE_BYTES)
-      return fail(s('tooBig', { name: f.name, size: (f.size / 2 ** 20).toFixed(1), mb: MAX_FILE_BYTES >> 20 }));
+      return fail(t('check.tooBig', { name: f.name, size: decimals(f.size / 2 ** 20, 1), mb: MAX_FILE_BYTES >> 20 }));
   const ordered = files.length === 2 ? orderPair(files) : files;
   let read;
   try {
     read = await Promise.all(ordered.map(async (f) => ({ name: f.name, bytes: await f.arrayBuffer() })));
   } catch (e) {
-    return fail(s('failed', { message: e.message }));
+    return fail(t('check.failed', { message: e.message }));
   }
   await check(read, ordered.map((f) => f.name).join(' + '));
 }
@@ -200,7 +200,7 @@ async function checkSample(file) {
     if (!r.ok) throw new Error(`HTTP ${r.status}`);
     await check([{ name: file, bytes: await r.arrayBuffer() }], file);
   } catch (e) {
-    fail(s('loadSampleFailed', { message: e.message }));
+    fail(t('check.loadSampleFailed', { message: e.message }));
   }
 }
 
@@ -225,14 +225,14 @@ divisorInput.addEventListener('change', () => lastReport && setFieldError(diviso
 copyButton.addEventListener('click', async () => {
   try {
     await navigator.clipboard.writeText(snippet);
-    copyStatus.textContent = s('copied');
+    copyStatus.textContent = t('check.copied');
   } catch {
     // No clipboard permission: select the code so Ctrl+C copies it.
     const range = document.createRange();
     range.selectNodeContents(byId('check-snippet'));
     getSelection().removeAllRanges();
     getSelection().addRange(range);
-    copyStatus.textContent = s('copyFailed');
+    copyStatus.textContent = t('check.copyFailed');
   }
 });
 
@@ -245,11 +245,11 @@ onLangChange(() => {
 });
 
 // Load the core now, so the first check does not wait for it.
-let footer = () => s('footerLoading');
+let footer = () => t('check.footerLoading');
 const showFooter = () => (byId('check-footer').textContent = footer());
 showFooter();
 onLangChange(showFooter);
 client.call('buildInfo').then(
-  (info) => (footer = () => s('footerReady', { build: info.simd ? 'SIMD128' : 'scalar' })),
-  (e) => (footer = () => s('failed', { message: e.message })),
+  (info) => (footer = () => t('check.footerReady', { build: info.simd ? 'SIMD128' : 'scalar' })),
+  (e) => (footer = () => t('check.failed', { message: e.message })),
 ).then(showFooter);

@@ -2,8 +2,9 @@
 // prints it): a summary line, a per-head bar chart of saturated rows at each
 // divisor, the per-head table (the chart's text alternative), and its CSV.
 import { h } from '../dom.js';
-import { locale } from '../i18n.js';
-import { s } from './strings.js';
+import { t } from '../i18n.js';
+import { percentNumber, significant } from '../format.js';
+import './strings.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -16,7 +17,7 @@ function svg(tag, attrs = {}, ...children) {
 
 /** A divisor as the page writes it: √dₖ = 8, dₖ = 64, 2. */
 export function divisorText(d) {
-  const v = num(d.value);
+  const v = significant(d.value);
   if (d.label === 'sqrt') return `√dₖ = ${v}`;
   if (d.label === 'dk') return `dₖ = ${v}`;
   return v;
@@ -27,27 +28,17 @@ function divisorClass(d) {
   return { sqrt: 'ck-d-sqrt', dk: 'ck-d-dk', 1: 'ck-d-one', 2: 'ck-d-two' }[d.label] ?? 'ck-d-custom';
 }
 
-function num(x, digits = 3) {
-  if (x === null || x === undefined || !Number.isFinite(x)) return s('none');
-  return new Intl.NumberFormat(locale(), { maximumSignificantDigits: digits }).format(x);
-}
-
-function pct(share) {
-  return new Intl.NumberFormat(locale(), { maximumFractionDigits: share > 0 && share < 0.01 ? 1 : 0 })
-    .format(100 * share);
-}
-
 /** The verdict's reason, in the page's language, from its code and the numbers. */
 export function reasonText(head, model) {
   const d = head.divisors[model];
   const params = {
-    pct: pct(d.saturated_share),
-    std: num(d.logit_std),
-    v: num(head.reason_code === 'entry_var_k' ? head.k.var : head.q.var),
+    pct: percentNumber(d.saturated_share),
+    std: significant(d.logit_std),
+    v: significant(head.reason_code === 'entry_var_k' ? head.k.var : head.q.var),
   };
-  let text = s(`reason_${head.reason_code}`, params);
+  let text = t(`check.reason_${head.reason_code}`, params);
   if ((head.reason_code === 'saturated_rows' || head.reason_code === 'logit_std') && head.suggested_divisor)
-    text += s('reasonFix', { d: num(head.suggested_divisor) });
+    text += t('check.reasonFix', { d: significant(head.suggested_divisor) });
   return text;
 }
 
@@ -62,7 +53,7 @@ function summary(report, fileLabel) {
   const { heads, n_q: nq, dk, sequences: seqs, keys_per_query: nk } = report.shape;
   return h('p', {
     id: 'check-summary',
-    text: s(seqs > 1 ? 'summarySeq' : 'summary', {
+    text: t(seqs > 1 ? 'check.summarySeq' : 'check.summary', {
       file: fileLabel, heads, seqs, nq: nq / seqs, nk, dk, format: report.format,
       divisor: divisorText(report.heads[0].divisors[report.divisor.index]),
       fine: c.fine, risk: c.at_risk, saturated: c.saturated,
@@ -86,8 +77,8 @@ function chart(report) {
     viewBox: `0 0 ${width} ${top + plotH + bottom}`, class: 'check-chart', role: 'img',
     'aria-labelledby': 'check-chart-title', 'aria-describedby': 'check-chart-desc',
   });
-  root.append(svg('title', { id: 'check-chart-title' }, s('chartTitle')),
-    svg('desc', { id: 'check-chart-desc' }, s('chartAlt')));
+  root.append(svg('title', { id: 'check-chart-title' }, t('check.chartTitle')),
+    svg('desc', { id: 'check-chart-desc' }, t('check.chartAlt')));
   for (const share of [0, 0.5, 1])
     root.append(svg('text', { x: left - 6, y: y(share) + 4, class: 'ck-tick', 'text-anchor': 'end' }, `${share * 100}%`));
   root.append(svg('line', { x1: left, x2: width - right, y1: y(0), y2: y(0), class: 'ck-axis' }));
@@ -99,7 +90,7 @@ function chart(report) {
       root.append(svg('rect', {
         x: x0 + j * bar, y: y(0) - hgt, width: Math.max(bar - 1, 0.5), height: hgt,
         class: `ck-bar ${divisorClass(d)}${j === report.divisor.index ? ' ck-is-model' : ''}`,
-      }, svg('title', {}, `${s('head')} ${hd.head}, ÷ ${divisorText(d)}: ${pct(d.saturated_share)}%`)));
+      }, svg('title', {}, `${t('check.head')} ${hd.head}, ÷ ${divisorText(d)}: ${percentNumber(d.saturated_share)}%`)));
     });
     if (i % labelEvery === 0)
       root.append(svg('text', { x: x0 + groupW / 2, y: y(0) + 16, class: 'ck-tick', 'text-anchor': 'middle' }, String(hd.head)));
@@ -108,9 +99,9 @@ function chart(report) {
     root.append(svg('line', { x1: left, x2: width - right, y1: y(share), y2: y(share), class: `ck-threshold ${cls}` }));
   const legend = h('ul', { class: 'check-legend' },
     divs.map((d) => h('li', {}, h('span', { class: `ck-swatch ${divisorClass(d)}`, 'aria-hidden': 'true' }), `÷ ${divisorText(d)}`)),
-    h('li', {}, h('span', { class: 'ck-swatch ck-line-sat', 'aria-hidden': 'true' }), s('chartLineSat')),
-    h('li', {}, h('span', { class: 'ck-swatch ck-line-risk', 'aria-hidden': 'true' }), s('chartLineRisk')));
-  return h('figure', { class: 'check-figure' }, h('figcaption', { text: s('chartTitle') }), root, legend);
+    h('li', {}, h('span', { class: 'ck-swatch ck-line-sat', 'aria-hidden': 'true' }), t('check.chartLineSat')),
+    h('li', {}, h('span', { class: 'ck-swatch ck-line-risk', 'aria-hidden': 'true' }), t('check.chartLineRisk')));
+  return h('figure', { class: 'check-figure' }, h('figcaption', { text: t('check.chartTitle') }), root, legend);
 }
 
 // Two header rows: the logits' spread at every divisor, and the softmax rows
@@ -122,30 +113,30 @@ function table(report) {
   const col = (text, attrs = {}) => h('th', { scope: 'col', text, ...attrs });
   const single = (text) => col(text, { rowspan: 2 });
   const head1 = h('tr', {},
-    single(s('head')), single(s('verdict')), col(s('why'), { rowspan: 2, class: 'ck-why' }),
-    single(s('qMean')), single(s('qVar')), single(s('kMean')), single(s('kVar')), single(s('corr')),
-    h('th', { scope: 'colgroup', colspan: divs.length, class: 'ck-group', text: s('stdGroup') }),
-    h('th', { scope: 'colgroup', colspan: 3, class: 'ck-group', text: s('rowsGroup', { divisor: divisorText(md) }) }),
-    single(s('suggested')));
+    single(t('check.head')), single(t('check.verdict')), col(t('check.why'), { rowspan: 2, class: 'ck-why' }),
+    single(t('check.qMean')), single(t('check.qVar')), single(t('check.kMean')), single(t('check.kVar')), single(t('check.corr')),
+    h('th', { scope: 'colgroup', colspan: divs.length, class: 'ck-group', text: t('check.stdGroup') }),
+    h('th', { scope: 'colgroup', colspan: 3, class: 'ck-group', text: t('check.rowsGroup', { divisor: divisorText(md) }) }),
+    single(t('check.suggested')));
   const head2 = h('tr', {},
     divs.map((d, j) => col(`÷ ${divisorText(d)}`, { class: j === model ? 'ck-is-model ck-nowrap' : 'ck-nowrap' })),
-    col(s('satRows')), col(s('maxProb')), col(s('entropy', { max: num(Math.log(report.shape.keys_per_query)) })));
+    col(t('check.satRows')), col(t('check.maxProb')), col(t('check.entropy', { max: significant(Math.log(report.shape.keys_per_query)) })));
   const rows = report.heads.map((hd) => {
     const m = hd.divisors[model];
     return h('tr', { dataset: { verdict: hd.verdict } },
       h('th', { scope: 'row', text: String(hd.head) }),
-      h('td', { class: `ck-verdict ck-v-${hd.verdict}`, text: s(hd.verdict) }),
+      h('td', { class: `ck-verdict ck-v-${hd.verdict}`, text: t(`check.${hd.verdict}`) }),
       h('td', { class: 'ck-why', text: reasonText(hd, model) }),
-      [hd.q.mean, hd.q.var, hd.k.mean, hd.k.var, hd.correlation].map((x) => h('td', { class: 'ck-num', text: num(x) })),
-      hd.divisors.map((d, j) => h('td', { class: `ck-num${j === model ? ' ck-is-model' : ''}`, text: num(d.logit_std) })),
-      h('td', { class: 'ck-num', text: `${pct(m.saturated_share)}%` }),
-      h('td', { class: 'ck-num', text: num(m.max_prob_mean) }),
-      h('td', { class: 'ck-num', text: num(m.entropy_mean) }),
-      h('td', { class: 'ck-num', text: num(hd.suggested_divisor) }));
+      [hd.q.mean, hd.q.var, hd.k.mean, hd.k.var, hd.correlation].map((x) => h('td', { class: 'ck-num', text: significant(x) })),
+      hd.divisors.map((d, j) => h('td', { class: `ck-num${j === model ? ' ck-is-model' : ''}`, text: significant(d.logit_std) })),
+      h('td', { class: 'ck-num', text: `${percentNumber(m.saturated_share)}%` }),
+      h('td', { class: 'ck-num', text: significant(m.max_prob_mean) }),
+      h('td', { class: 'ck-num', text: significant(m.entropy_mean) }),
+      h('td', { class: 'ck-num', text: significant(hd.suggested_divisor) }));
   });
   // The title sits outside the scrolling box, so a narrow screen shows all of it.
   return [
-    h('p', { id: 'check-table-caption', class: 'ck-caption', text: s('tableCaption', { divisor: divisorText(md) }) }),
+    h('p', { id: 'check-table-caption', class: 'ck-caption', text: t('check.tableCaption', { divisor: divisorText(md) }) }),
     h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'check-table-caption' },
       h('table', { id: 'check-table', class: 'data-table', 'aria-labelledby': 'check-table-caption' },
         h('thead', {}, head1, head2),
@@ -182,11 +173,11 @@ export function reportCsv(report) {
  */
 export function renderReport(root, report, fileLabel, onExport) {
   root.replaceChildren(
-    h('h2', { id: 'check-result-heading', text: s('resultHeading') }),
+    h('h2', { id: 'check-result-heading', text: t('check.resultHeading') }),
     summary(report, fileLabel),
     chart(report),
     ...table(report),
-    h('p', { class: 'note', text: s('rules') }),
-    h('p', {}, h('button', { type: 'button', id: 'check-export', text: s('exportCsv'), onclick: onExport })),
+    h('p', { class: 'note', text: t('check.rules') }),
+    h('p', {}, h('button', { type: 'button', id: 'check-export', text: t('check.exportCsv'), onclick: onExport })),
   );
 }

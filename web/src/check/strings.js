@@ -1,8 +1,8 @@
-// The checker page's text, in the site's two languages (keyed by getLang()).
-// The core's error messages stay in English; the page frames them.
-import { getLang } from '../i18n.js';
+// The checker page's text, in the site's two languages, under 'check.'
+// (t('check.title')). The core's error messages stay in English; the page frames them.
+import { defineStrings } from '../i18n.js';
 
-const STRINGS = {
+defineStrings('check', {
   en: {
     title: 'Check your own q and k',
     lede:
@@ -69,7 +69,6 @@ const STRINGS = {
     fine: 'fine',
     at_risk: 'at risk',
     saturated: 'saturated',
-    none: '—',
     tableScroll: 'Table, scrolls sideways',
     exportCsv: 'Download the table as CSV',
     rules:
@@ -156,7 +155,6 @@ const STRINGS = {
     fine: '正常',
     at_risk: '有风险',
     saturated: '已饱和',
-    none: '—',
     tableScroll: '表格，可横向滚动',
     exportCsv: '将表格下载为 CSV',
     rules:
@@ -179,15 +177,4 @@ const STRINGS = {
     footerReady: '由编译为 WebAssembly 的 C++ 核心在你的浏览器中计算（{build} 版本），不会向服务器发送任何数据。',
     footerLoading: '正在加载 WebAssembly 计算核心…',
   },
-};
-
-/** The string for key in the current language, {name} placeholders filled. */
-export function s(key, params = {}) {
-  const table = STRINGS[getLang()] ?? STRINGS.en;
-  const text = table[key] ?? STRINGS.en[key];
-  if (text === undefined) throw new Error(`missing check-page string "${key}"`);
-  return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-}
-
-// For a test of the dictionary: both languages define the same keys.
-export const _strings = STRINGS;
+});

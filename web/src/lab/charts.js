@@ -5,6 +5,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { h } from '../dom.js';
+import { powerOfTen } from '../format.js';
 
 const FONT = '12px system-ui, sans-serif';
 const dark = matchMedia('(prefers-color-scheme: dark)');
@@ -33,12 +34,6 @@ export const CHARTS = [
 // Log charts plot log10 of the value on a linear axis, labelled in powers of
 // ten: uPlot's own log axis cannot lay out ticks below about 1e-16, and the
 // gradient norms of a saturated run go far lower (1e-32 at d_k = 256).
-const SUPER = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
-function powerOfTen(k) {
-  if (k === 0) return '1';
-  if (k === 1) return '10';
-  return '10' + String(k).replace(/[-0-9]/g, (c) => SUPER[c]);
-}
 function logValues(_u, splits) {
   return (splits ?? []).map((v) => (v == null || !Number.isInteger(Math.round(v * 1e6) / 1e6) ? null : powerOfTen(Math.round(v))));
 }

@@ -1,11 +1,10 @@
-// What a lab run is, as the page holds it: the form's raw texts, their URL
-// keys, the divisors a comparison can hold (each with one colour and one dash
-// pattern, the same in every chart), and the TrainOptions object the core's
-// TrainSession.configure() receives. Validation is the core's: this module
+// What a lab run is, as the page holds it: the form's raw texts and the
+// sweep's choices with their place in the URL (state.js), the divisors a
+// comparison can hold (each with one colour and one dash pattern, the same in
+// every chart), and the TrainOptions object the core's TrainSession.configure()
+// receives. Validation is the core's: this module
 // only turns texts into numbers (NaN when they are not), so the core's own
 // message reaches the reader.
-import { getParam } from '../url.js';
-import { locale } from '../i18n.js';
 
 // Fixed parts of every run (the core's TrainOptions defaults): the lab varies
 // what the seed article talks about and keeps the rest of the model fixed.
@@ -15,11 +14,17 @@ export const SNAPSHOT_SAMPLES = 64;   // sequences in an exported q/k snapshot
 export const MAX_STEPS = 100_000;
 export const MAX_CUSTOM = 3;
 
-// The comparison's form, as texts (what the reader typed or the URL held).
-export const DEFAULTS = {
-  task: 'recall', dk: '256', heads: '2', div: 'sqrt,2,1', opt: 'adam', lr: 'auto', steps: '1500', seed: '0',
+// The comparison's form in the URL, as texts (what the reader typed or the
+// link held), under bare keys: ?dk=256&div=sqrt,2,1&opt=adam, as lab links
+// always were. Every field is free text of any length here, a bad task or
+// optimiser included: the core checks the values and its message appears next
+// to the control, so a bad link shows what is wrong instead of being replaced.
+const text = (def) => ({ type: 'text', max: Infinity, def });
+export const FORM_STATE = {
+  task: text('recall'), dk: text('256'), heads: text('2'), div: text('sqrt,2,1'), opt: text('adam'),
+  lr: text('auto'), steps: text('1500'), seed: text('0'),
 };
-export const FORM_KEYS = Object.keys(DEFAULTS);
+export const FORM_PREFIX = '';
 export const TASKS = ['recall', 'copy'];
 export const OPTIMIZERS = ['adam', 'sgd'];
 
@@ -32,6 +37,19 @@ const DASH = {
   custom0: [4, 4], custom1: [16, 6], custom2: [1, 2],
 };
 const PRESET_SLOT = { sqrt: 'sqrt', 2: 'two', 1: 'one', dk: 'dk', qknorm: 'qknorm' };
+
+// "Test the claim" (sweep.js) crosses these d_k with the presets and the
+// optimisers picked. In the URL under "sw." (sw.dk=16,64,256): unknown list
+// items are dropped, as no checkbox could show them; steps is free text,
+// checked when the sweep starts.
+export const SWEEP_DKS = [16, 32, 64, 128, 256, 512];
+export const SWEEP_STATE = {
+  dk: { type: 'list', values: SWEEP_DKS.map(String), def: ['16', '32', '64', '128', '256'] },
+  div: { type: 'list', values: PRESETS, def: ['sqrt', '2', '1'] },
+  opt: { type: 'list', values: OPTIMIZERS, def: ['adam', 'sgd'] },
+  steps: text('600'),
+};
+export const SWEEP_PREFIX = 'sw';
 
 /** Colour slot ('sqrt', 'two', …, 'custom0') and dash pattern (null: solid) of a divisor option. */
 export function divisorStyle(option, customIndex = 0) {
@@ -77,20 +95,6 @@ export function number(text) {
   return t === '' ? NaN : Number(t);
 }
 
-/** The form's texts from the URL, where present; `present` lists the keys the URL held. */
-export function readUrl() {
-  const values = { ...DEFAULTS };
-  const present = [];
-  for (const key of FORM_KEYS) {
-    const v = getParam(key);
-    if (v !== null) {
-      values[key] = v;
-      present.push(key);
-    }
-  }
-  return { values, present };
-}
-
 /**
  * TrainOptions for the core: texts become numbers (NaN when not numbers, which
  * the core rejects with its own message), `lr` is the resolved number.
@@ -117,9 +121,4 @@ export function parseSteps(text) {
 /** Heatmap captures per run: about 60 over the run, at whole multiples of the logging interval. */
 export function mapEvery(steps) {
   return Math.max(FIXED.logEvery, Math.ceil(steps / 60 / FIXED.logEvery) * FIXED.logEvery);
-}
-
-/** A ratio with exactly one decimal, in the page's language (1.0, 3.2). */
-export function oneDecimal(x) {
-  return new Intl.NumberFormat(locale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
 }

@@ -5,6 +5,7 @@
 // the model's prediction was right at that step. Drawn on a canvas (colours
 // from the stylesheet); its numbers are in a table beside it.
 import { h } from '../dom.js';
+import { int } from '../format.js';
 
 export const SHOWN_EXAMPLES = 4;
 const CELL = 14;
@@ -72,7 +73,7 @@ export function createHeatmap(id) {
     ctx.textBaseline = 'middle';
     ctx.fillStyle = muted;
     ctx.textAlign = 'center';
-    for (const t of [0, 7, 15]) ctx.fillText(String(t + 1), LABEL_W + (t + 0.5) * CELL, HEAD_H / 2);
+    for (const t of [0, 7, 15]) ctx.fillText(int(t + 1), LABEL_W + (t + 0.5) * CELL, HEAD_H / 2);
     ctx.fillText('q', LABEL_W + (seq - 0.5) * CELL, HEAD_H / 2);
     const { target, answer, predicted } = mapLabels(map);
     // A faint grid behind the cells, so a weight of 0 still shows its cell.
@@ -84,7 +85,7 @@ export function createHeatmap(id) {
         const y = HEAD_H + (e * heads + hd) * CELL + e * 4;
         ctx.fillStyle = muted;
         ctx.textAlign = 'left';
-        ctx.fillText(`${e + 1}·h${hd + 1}`, 2, y + CELL / 2);
+        ctx.fillText(`${int(e + 1)}·h${int(hd + 1)}`, 2, y + CELL / 2);
         for (let t = 0; t < seq; t++) {
           const a = Math.min(1, Math.max(0, weightAt(map, e, hd, t)));
           const c = bg.map((b, i) => Math.round(b + (hot[i] - b) * a));

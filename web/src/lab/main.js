@@ -7,16 +7,15 @@
 // number shown comes from the C++ core; the page only arranges it.
 import '../style.css';
 import './lab.css';
-import { applyDocument, onLangChange } from '../i18n.js';
-import { h, setFieldError } from '../dom.js';
-import { setParam } from '../url.js';
-import { num, fixed, int } from '../format.js';
-import { oneDecimal } from './config.js';
+import { applyDocument, onLangChange, t } from '../i18n.js';
+import { h, reducedMotion, setFieldError } from '../dom.js';
+import { readState, writeState } from '../state.js';
+import { decimals, fixed, int, num } from '../format.js';
 import * as langSwitch from '../widgets/lang-switch.js';
-import { s } from './strings.js';
+import './strings.js';
 import {
   FIXED, EVAL_SAMPLES, SNAPSHOT_SAMPLES, MAX_CUSTOM, MAX_STEPS, TASKS, OPTIMIZERS, PRESETS,
-  divisorOptions, splitDivisors, number, readUrl, trainOptions, parseSteps, mapEvery,
+  FORM_PREFIX, FORM_STATE, divisorOptions, splitDivisors, number, trainOptions, parseSteps, mapEvery,
 } from './config.js';
 import { Pool, CORES } from './pool.js';
 import { createCharts, swatch } from './charts.js';
@@ -28,7 +27,6 @@ import { mountSweep } from './sweep.js';
 const byId = (id) => document.getElementById(id);
 const root = byId('lab');
 const pool = new Pool('compare');
-const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 const DATA_ROWS = 10;  // logged rows per run in the charts' data table
 
 // ---- static text: [element, key] pairs filled by relabel() ----
@@ -58,7 +56,7 @@ function selectField(key, options) {
 
 function fieldOf(key, input, hint) {
   const id = input.id;
-  const label = txt('label', `f.${key}`, { for: id });
+  const label = txt('label', `lab.f.${key}`, { for: id });
   const hintEl = hint ? h('p', { class: 'hint', id: `${id}-hint` }) : null;
   const msg = h('p', { class: 'msg', id: `${id}-msg`, 'aria-live': 'polite' });
   const wrap = h('div', { class: `field field-${key}` }, label, input, hintEl, msg);
@@ -88,12 +86,12 @@ const customDiv = {
     type: 'text', id: 'lab-div-custom', name: 'divCustom', inputmode: 'decimal', autocomplete: 'off',
     spellcheck: 'false', 'aria-describedby': 'lab-div-hint lab-div-msg',
   }),
-  label: txt('label', 'f.divCustom', { for: 'lab-div-custom' }),
+  label: txt('label', 'lab.f.divCustom', { for: 'lab-div-custom' }),
   hint: h('p', { class: 'hint', id: 'lab-div-hint' }),
   msg: h('p', { class: 'msg', id: 'lab-div-msg', 'aria-live': 'polite' }),
 };
 const divFieldset = h('fieldset', { class: 'field field-div', id: 'lab-div' },
-  txt('legend', 'f.div'),
+  txt('legend', 'lab.f.div'),
   h('div', { class: 'checks' }, PRESETS.map((p) => presetBoxes[p].wrap)),
   h('div', { class: 'field' }, customDiv.label, customDiv.input),
   customDiv.hint, customDiv.msg);
@@ -129,21 +127,21 @@ const sweepSection = h('section', { id: 'lab-sweep', 'aria-labelledby': 'lab-swe
 
 root.replaceChildren(
   h('section', { id: 'lab-setup', 'aria-labelledby': 'lab-setup-heading' },
-    txt('h2', 'setup.heading', { id: 'lab-setup-heading' }), txt('p', 'setup.intro'), form),
+    txt('h2', 'lab.setup.heading', { id: 'lab-setup-heading' }), txt('p', 'lab.setup.intro'), form),
   h('section', { id: 'lab-init', 'aria-labelledby': 'lab-init-heading' },
-    txt('h2', 'init.heading', { id: 'lab-init-heading' }), txt('p', 'init.intro'), txt('p', 'init.rule', { class: 'hint' }),
+    txt('h2', 'lab.init.heading', { id: 'lab-init-heading' }), txt('p', 'lab.init.intro'), txt('p', 'lab.init.rule', { class: 'hint' }),
     h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'lab-init-heading' }, initTable)),
   h('section', { id: 'lab-curves', 'aria-labelledby': 'lab-curves-heading' },
-    txt('h2', 'curves.heading', { id: 'lab-curves-heading' }), txt('p', 'curves.intro'),
+    txt('h2', 'lab.curves.heading', { id: 'lab-curves-heading' }), txt('p', 'lab.curves.intro'),
     legend, chartsHost, dataDetails, summary),
   h('section', { id: 'lab-maps', 'aria-labelledby': 'lab-maps-heading' },
-    txt('h2', 'maps.heading', { id: 'lab-maps-heading' }), txt('p', 'maps.intro'),
+    txt('h2', 'lab.maps.heading', { id: 'lab-maps-heading' }), txt('p', 'lab.maps.intro'),
     h('div', { class: 'controls lab-scrub' },
       h('div', { class: 'field field-range' },
-        h('div', { class: 'range-head' }, txt('label', 'maps.scrub', { for: 'lab-scrub' }), scrubOut), scrub)),
+        h('div', { class: 'range-head' }, txt('label', 'lab.maps.scrub', { for: 'lab-scrub' }), scrubOut), scrub)),
     runsHost),
   sweepSection,
-  h('p', { class: 'lab-links' }, txt('a', 'back', { href: './index.html' }), ' · ', txt('a', 'toCheck', { href: './check.html' })),
+  h('p', { class: 'lab-links' }, txt('a', 'lab.back', { href: './index.html' }), ' · ', txt('a', 'lab.toCheck', { href: './check.html' })),
 );
 
 // ---- form values and the URL ----
@@ -174,8 +172,7 @@ function setForm(values) {
 }
 
 function writeUrl() {
-  const v = formValues();
-  for (const [k, x] of Object.entries(v)) setParam(k, x);
+  writeState(FORM_PREFIX, formValues());
 }
 
 // ---- validation: the core's messages next to the controls ----
@@ -194,7 +191,7 @@ function showMessages() {
 
 function messageText(m) {
   if (!m) return '';
-  return m.core ? s('err.core', { message: m.core }) : s(m.key, m.params);
+  return m.core ? t('lab.err.core', { message: m.core }) : t(m.key, m.params);
 }
 
 let validation = 0;  // a newer validation makes an older one's result moot
@@ -223,12 +220,12 @@ async function validate() {
   const msgs = {};
   const { task, opt } = v;
   for (const f of ['dk', 'heads', 'lr', 'steps', 'seed'])
-    if (v[f] === '') msgs[f] = { key: 'err.empty' };
+    if (v[f] === '') msgs[f] = { key: 'lab.err.empty' };
   const steps = parseSteps(v.steps);
-  if (steps === null && !msgs.steps) msgs.steps = { key: 'err.steps', params: { max: int(MAX_STEPS) } };
+  if (steps === null && !msgs.steps) msgs.steps = { key: 'lab.err.steps', params: { max: int(MAX_STEPS) } };
   const { presets, custom } = splitDivisors(v.div);
-  if (presets.size + custom.length === 0) msgs.div = { key: 'err.noDivisor' };
-  else if (custom.length > MAX_CUSTOM) msgs.div = { key: 'err.tooManyCustom', params: { max: MAX_CUSTOM } };
+  if (presets.size + custom.length === 0) msgs.div = { key: 'lab.err.noDivisor' };
+  else if (custom.length > MAX_CUSTOM) msgs.div = { key: 'lab.err.tooManyCustom', params: { max: MAX_CUSTOM } };
 
   const auto = v.lr.toLowerCase() === 'auto';
   let lr = number(v.lr);
@@ -257,7 +254,7 @@ async function validate() {
   lastValidation = ticket;
   for (const k of Object.keys(fieldMessages)) delete fieldMessages[k];
   Object.assign(fieldMessages, msgs);
-  lrHint = autoLr !== null ? { key: 'f.lrHintAuto', params: { lr: num(autoLr, 3), opt: s(`opt.${opt}`), dk: v.dk } } : { key: 'f.lrHint' };
+  lrHint = autoLr !== null ? { key: 'lab.f.lrHintAuto', params: { lr: num(autoLr, 3), opt: t(`lab.opt.${opt}`), dk: v.dk } } : { key: 'lab.f.lrHint' };
   renderHints();
   showMessages();
   if (Object.keys(msgs).length) return null;
@@ -270,13 +267,13 @@ async function validate() {
   return plan;
 }
 
-let lrHint = { key: 'f.lrHint' };
+let lrHint = { key: 'lab.f.lrHint' };
 function renderHints() {
-  F.lr.hint.textContent = s(lrHint.key, lrHint.params);
-  F.dk.hint.textContent = s('f.dkHint');
-  F.task.hint.textContent = TASKS.includes(F.task.input.value) ? s(`task.${F.task.input.value}`) : '';
-  F.opt.hint.textContent = s('f.optHint');
-  customDiv.hint.textContent = s('f.divHint', { max: MAX_CUSTOM });
+  F.lr.hint.textContent = t(lrHint.key, lrHint.params);
+  F.dk.hint.textContent = t('lab.f.dkHint');
+  F.task.hint.textContent = TASKS.includes(F.task.input.value) ? t(`lab.task.${F.task.input.value}`) : '';
+  F.opt.hint.textContent = t('lab.f.optHint');
+  customDiv.hint.textContent = t('lab.f.divHint', { max: MAX_CUSTOM });
 }
 
 let validateTimer = 0;
@@ -296,10 +293,10 @@ let cmp = null;
 function divisorLabel(run) {
   const value = run.divisorValue;
   switch (run.option) {
-    case 'sqrt': return value ? s('div.sqrtValue', { value: num(value, 4) }) : s('div.sqrt');
-    case 'dk': return value ? s('div.dkValue', { value: num(value, 6) }) : s('div.dk');
-    case 'qknorm': return s('div.qknorm');
-    case '1': return s('div.one');
+    case 'sqrt': return value ? t('lab.div.sqrtValue', { value: num(value, 4) }) : t('lab.div.sqrt');
+    case 'dk': return value ? t('lab.div.dkValue', { value: num(value, 6) }) : t('lab.div.dk');
+    case 'qknorm': return t('lab.div.qknorm');
+    case '1': return t('lab.div.one');
     default: return run.option;
   }
 }
@@ -371,13 +368,13 @@ async function start(clickAt) {
 
 async function startComparison(clickAt) {
   status.dataset.state = 'checking';
-  status.textContent = s('status.checking');
+  status.textContent = t('lab.status.checking');
   clearTimeout(validateTimer);
   const cached = lastPlan?.key === JSON.stringify(formValues()) && validation === lastValidation ? lastPlan.plan : null;
   const plan = cached ?? (await validate());
   if (!plan) {
     status.dataset.state = 'invalid';
-    status.textContent = s('status.invalid');
+    status.textContent = t('lab.status.invalid');
     return;
   }
   stopComparison();
@@ -406,8 +403,8 @@ async function startComparison(clickAt) {
   status.dataset.state = 'running';
   status.dataset.firstPointMs = '';
   status.dataset.totalMs = '';
+  setStatus('running');  // first: relabelComparison() redraws the status it holds
   relabelComparison();
-  setStatus('running');
 }
 
 function handlersFor(run) {
@@ -462,7 +459,7 @@ function handlersFor(run) {
       run.failed = m.error;
       run.card.el.dataset.state = 'failed';
       pausedAck(run);
-      run.card.error.textContent = s('err.core', { message: m.error });
+      run.card.error.textContent = t('lab.err.core', { message: m.error });
       if (cmp.runs.every((r) => r.finished || r.failed)) finishComparison();
       scheduleRedraw();
     },
@@ -567,16 +564,16 @@ let statusKey = 'idle';
 function setStatus(key) {
   statusKey = key;
   if (!cmp) {
-    status.textContent = key === 'reset' ? s('status.reset') : '';
+    status.textContent = key === 'reset' ? t('lab.status.reset') : '';
     return;
   }
   const n = cmp.runs.length;
   const params = { n, workers: cmp.workers, steps: int(cmp.plan.steps) };
   if (key === 'done') {
-    params.seconds = fixed(cmp.totalMs / 1000, 1);
+    params.seconds = decimals(cmp.totalMs / 1000, 1);
     params.failed = cmp.runs.filter((r) => r.failed).length;
   }
-  status.textContent = s(`status.${key}`, params) + (key === 'done' && params.failed ? ' ' + s('status.someFailed', params) : '');
+  status.textContent = t(`lab.status.${key}`, params) + (key === 'done' && params.failed ? ' ' + t('lab.status.someFailed', params) : '');
 }
 
 // ---- drawing (coalesced to one frame; at most twice a second under reduced motion) ----
@@ -589,7 +586,7 @@ function scheduleRedraw(now = false) {
   clearTimeout(redrawTimer);
   redrawTimer = 0;
   redrawQueued = true;
-  const gap = reducedMotion.matches && !now ? 500 : 0;
+  const gap = reducedMotion() && !now ? 500 : 0;
   const wait = Math.max(0, lastRedraw + gap - performance.now());
   const go = () => {
     redrawTimer = 0;
@@ -623,7 +620,7 @@ function drawNow() {
     status.dataset.timeline = JSON.stringify({ ...cmp.timeline, drawn: cmp.firstPointMs }, (_k, x) => (typeof x === 'number' ? Math.round(x) : x));
   }
   const total = cmp.runs.reduce((a, r) => a + r.stepsDone, 0);
-  progress.textContent = s('progress', { done: int(total), total: int(cmp.plan.steps * cmp.runs.length),
+  progress.textContent = t('lab.progress', { done: int(total), total: int(cmp.plan.steps * cmp.runs.length),
     seconds: fixed(activeMs() / 1000, 1) });
   for (const r of cmp.runs) renderRun(r);
   updateScrub();
@@ -639,21 +636,21 @@ function renderRun(run) {
   const c = run.card;
   c.bar.value = run.stepsDone;
   const pace = run.finished || run.failed || cmp.paused ? null : paceOf(run);
-  c.stepText.textContent = s('run.step', { done: int(run.stepsDone), total: int(cmp.plan.steps) }) +
-    (pace ? ' · ' + s('run.pace', { rate: int(Math.round(pace.rate)), left: int(Math.ceil(pace.left)) }) : '');
+  c.stepText.textContent = t('lab.run.step', { done: int(run.stepsDone), total: int(cmp.plan.steps) }) +
+    (pace ? ' · ' + t('lab.run.pace', { rate: int(Math.round(pace.rate)), left: int(Math.ceil(pace.left)) }) : '');
   const L = run.latest;
   if (L && run.columns) {
     const at = (name) => L[run.columns.indexOf(name)];
-    c.readout.textContent = s('run.readout', {
+    c.readout.textContent = t('lab.run.readout', {
       step: int(at('step')), loss: num(at('loss'), 3), acc: fixed(100 * at('accuracy'), 1),
       entropy: num(at('attn_entropy'), 3), correct: fixed(100 * at('attn_correct'), 1),
     });
   }
   if (run.finished) {
     c.result.textContent = [
-      run.stepsTo90 ? s('run.reached', { step: int(run.stepsTo90) }) : s('run.never', { steps: int(cmp.plan.steps) }),
-      s('run.eval', { acc: fixed(100 * run.eval.accuracy, 1), loss: num(run.eval.loss, 3), n: int(run.eval.samples) }),
-      s('run.time', { seconds: fixed(run.busyMs / 1000, 1), rate: fixed((1000 * run.stepsDone) / run.busyMs, 0) }),
+      run.stepsTo90 ? t('lab.run.reached', { step: int(run.stepsTo90) }) : t('lab.run.never', { steps: int(cmp.plan.steps) }),
+      t('lab.run.eval', { acc: fixed(100 * run.eval.accuracy, 1), loss: num(run.eval.loss, 3), n: int(run.eval.samples) }),
+      t('lab.run.time', { seconds: fixed(run.busyMs / 1000, 1), rate: fixed((1000 * run.stepsDone) / run.busyMs, 0) }),
     ].join(' ');
   }
 }
@@ -684,12 +681,12 @@ function drawHeatmaps() {
     if (r.heat.shown !== map) {
       r.heat.draw(map);
       r.heat.shown = map;
-      r.heat.setName(s('maps.name', { label: divisorLabel(r), step: int(map.step), n: Math.min(SHOWN_EXAMPLES, map.shape.examples) }));
-      r.card.heatCaption.textContent = s('maps.caption', { step: int(map.step) });
+      r.heat.setName(t('lab.maps.name', { label: divisorLabel(r), step: int(map.step), n: Math.min(SHOWN_EXAMPLES, map.shape.examples) }));
+      r.card.heatCaption.textContent = t('lab.maps.caption', { step: int(map.step) });
       renderHeatTable(r);
     }
   }
-  scrubOut.textContent = s('maps.stepOut', { step: int(step) });
+  scrubOut.textContent = t('lab.maps.stepOut', { step: int(step) });
 }
 
 scrub.addEventListener('input', () => {
@@ -699,7 +696,7 @@ scrub.addEventListener('input', () => {
 
 function renderHeatTable(run) {
   const d = run.card.heatDetails;
-  d.querySelector('summary').textContent = s('maps.table', { label: divisorLabel(run) });
+  d.querySelector('summary').textContent = t('lab.maps.table', { label: divisorLabel(run) });
   if (!d.open) return;
   const map = shownMap(run);
   if (!map) return;
@@ -710,19 +707,19 @@ function renderHeatTable(run) {
   for (let e = 0; e < examples; e++) {
     for (let hd = 0; hd < heads; hd++) {
       rows.push(h('tr', {},
-        h('th', { scope: 'row', text: s('maps.row', { e: e + 1, h: hd + 1 }) }),
+        h('th', { scope: 'row', text: t('lab.maps.row', { e: e + 1, h: hd + 1 }) }),
         Array.from({ length: seq }, (_, t) => h('td', {
           class: t === answer[e] ? 'is-answer' : null, text: fixed(weightAt(map, e, hd, t), 2),
         })),
         h('td', { text: String(answer[e] + 1) }),
-        h('td', { text: predicted[e] === target[e] ? s('maps.right') : s('maps.wrong') })));
+        h('td', { text: predicted[e] === target[e] ? t('lab.maps.right') : t('lab.maps.wrong') })));
     }
   }
   d.querySelector('.table-scroll').replaceChildren(h('table', { class: 'data-table lab-heat-table' },
-    h('caption', { text: s('maps.tableCaption', { label: divisorLabel(run), step: int(map.step) }) }),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: s('maps.colRow') }),
-      Array.from({ length: seq }, (_, t) => h('th', { scope: 'col', text: t === seq - 1 ? 'q' : String(t + 1) })),
-      h('th', { scope: 'col', text: s('maps.colAnswer') }), h('th', { scope: 'col', text: s('maps.colPredicted') }))),
+    h('caption', { text: t('lab.maps.tableCaption', { label: divisorLabel(run), step: int(map.step) }) }),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: t('lab.maps.colRow') }),
+      Array.from({ length: seq }, (_, t) => h('th', { scope: 'col', text: t === seq - 1 ? 'q' : int(t + 1) })),
+      h('th', { scope: 'col', text: t('lab.maps.colAnswer') }), h('th', { scope: 'col', text: t('lab.maps.colPredicted') }))),
     h('tbody', {}, rows)));
 }
 
@@ -732,14 +729,14 @@ function mark(value, target) {
   const ok = value >= BAND[0] * target && value <= BAND[1] * target;
   return h('span', { class: `badge ${ok ? 'pass' : 'warn'}`, dataset: { verdict: ok ? 'pass' : 'warn' } },
     h('span', { 'aria-hidden': 'true', text: ok ? '✓' : '⚠' }),
-    h('span', { class: 'visually-hidden', text: ok ? s('init.pass') : s('init.warn') }));
+    h('span', { class: 'visually-hidden', text: ok ? t('lab.init.pass') : t('lab.init.warn') }));
 }
 
 function renderInit() {
   if (!cmp) return;
   const dk = cmp.plan.config.dk;
   const head = h('tr', {}, ['colDivisor', 'colVarQ', 'colVarK', 'colVarQk', 'colVarLogit', 'colSpread', 'colEntropy', 'colMax']
-    .map((k) => h('th', { scope: 'col', text: s(`init.${k}`, { dk: int(dk) }) })));
+    .map((k) => h('th', { scope: 'col', text: t(`lab.init.${k}`, { dk: int(dk) }) })));
   const body = cmp.runs.filter((r) => r.init).map((r) => {
     const i = r.init;
     const spread = col(r, 'logit_spread', 0);
@@ -747,13 +744,13 @@ function renderInit() {
     return h('tr', { dataset: { option: r.option } },
       h('th', { scope: 'row' }, swatch(r), ' ', divisorLabel(r)),
       cell(i.varQ, 1), cell(i.varK, 1),
-      h('td', {}, num(i.varQk, 4), ' ', mark(i.varQk, dk), h('span', { class: 'sub', text: s('init.theory', { v: num(i.theoryVarQk, 4) }) })),
+      h('td', {}, num(i.varQk, 4), ' ', mark(i.varQk, dk), h('span', { class: 'sub', text: t('lab.init.theory', { v: num(i.theoryVarQk, 4) }) })),
       cell(i.varLogit, 1),
       spread === undefined ? h('td', { text: '…' }) : cell(spread, 1),
       h('td', { text: num(i.attnEntropy, 3) }), h('td', { text: num(i.attnMax, 3) }));
   });
   initTable.replaceChildren(
-    h('caption', { text: s('init.caption', { n: int(cmp.runs.find((r) => r.init)?.init.samples ?? 0), dk: int(dk) }) }),
+    h('caption', { text: t('lab.init.caption', { n: int(cmp.runs.find((r) => r.init)?.init.samples ?? 0), dk: int(dk) }) }),
     h('thead', {}, head), h('tbody', {}, body));
 }
 
@@ -765,8 +762,8 @@ function renderDataTables() {
     const from = Math.max(0, n - DATA_ROWS);
     return h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': divisorLabel(r) },
       h('table', { class: 'data-table', dataset: { option: r.option } },
-        h('caption', { text: s('data.caption', { label: divisorLabel(r), n: n - from }) }),
-        h('thead', {}, h('tr', {}, TABLE_COLS.map((c) => h('th', { scope: 'col', text: s(`col.${c}`) })))),
+        h('caption', { text: t('lab.data.caption', { label: divisorLabel(r), n: n - from }) }),
+        h('thead', {}, h('tr', {}, TABLE_COLS.map((c) => h('th', { scope: 'col', text: t(`lab.col.${c}`) })))),
         h('tbody', {}, Array.from({ length: n - from }, (_, k) => h('tr', {},
           TABLE_COLS.map((c, j) => (j === 0
             ? h('th', { scope: 'row', text: int(r.data.step[from + k]) })
@@ -782,20 +779,20 @@ function renderSummary() {
   const ref = done.find((r) => r.option === 'sqrt');
   const lines = done.map((r) => {
     const acc = fixed(100 * r.eval.accuracy, 1);
-    if (!r.stepsTo90) return s('sum.never', { label: divisorLabel(r), steps: int(cmp.plan.steps), acc });
+    if (!r.stepsTo90) return t('lab.sum.never', { label: divisorLabel(r), steps: int(cmp.plan.steps), acc });
     if (ref && ref !== r && ref.stepsTo90)
-      return s('sum.reachedVs', { label: divisorLabel(r), step: int(r.stepsTo90), acc, ratio: oneDecimal(r.stepsTo90 / ref.stepsTo90) });
-    return s('sum.reached', { label: divisorLabel(r), step: int(r.stepsTo90), acc });
+      return t('lab.sum.reachedVs', { label: divisorLabel(r), step: int(r.stepsTo90), acc, ratio: decimals(r.stepsTo90 / ref.stepsTo90, 1) });
+    return t('lab.sum.reached', { label: divisorLabel(r), step: int(r.stepsTo90), acc });
   });
   const c = cmp.plan.config;
   summary.replaceChildren(
-    h('h3', { text: s('sum.heading') }),
-    h('p', { text: s('sum.setting', { dk: int(c.dk), heads: int(c.heads), opt: s(`opt.${c.optimizer}`), lr: num(c.lr, 3), steps: int(c.steps), seed: c.seed }) }),
+    h('h3', { text: t('lab.sum.heading') }),
+    h('p', { text: t('lab.sum.setting', { dk: int(c.dk), heads: int(c.heads), opt: t(`lab.opt.${c.optimizer}`), lr: num(c.lr, 3), steps: int(c.steps), seed: c.seed }) }),
     h('ul', {}, lines.map((t) => h('li', { text: t }))),
-    ...(cmp.totalMs === null ? [h('p', { class: 'hint', text: s('sum.partial') })] : [
-      h('p', { class: 'lab-sum-time', text: s('sum.time', {
-        seconds: fixed(cmp.totalMs / 1000, 1), n: int(cmp.runs.length), workers: int(cmp.workers) }) }),
-      h('p', { class: 'hint', text: s('sum.note') })]));
+    ...(cmp.totalMs === null ? [h('p', { class: 'hint', text: t('lab.sum.partial') })] : [
+      h('p', { class: 'lab-sum-time', text: t('lab.sum.time', {
+        seconds: decimals(cmp.totalMs / 1000, 1), n: int(cmp.runs.length), workers: int(cmp.workers) }) }),
+      h('p', { class: 'hint', text: t('lab.sum.note') })]));
 }
 
 // ---- exports ----
@@ -807,46 +804,46 @@ async function exportRun(run, kind) {
   if (!run.columns) return;
   if (kind === 'csv') return download(runCsv(run), `${stem}.csv`, 'text/csv');
   if (kind === 'json') return download(runJson(run, c), `${stem}.json`, 'application/json');
-  note.textContent = s('export.qkBusy');
+  note.textContent = t('lab.export.qkBusy');
   try {
     const snap = await pool.call('qk', [run.runId, SNAPSHOT_SAMPLES], run.worker);
     download(snapshotNpz(snap), `${stem}-step${snap.step}-qk.npz`, 'application/octet-stream');
-    note.textContent = s('export.qkDone', { step: int(snap.step), n: int(snap.samples) });
+    note.textContent = t('lab.export.qkDone', { step: int(snap.step), n: int(snap.samples) });
   } catch (e) {
-    note.textContent = s('err.core', { message: e.message });
+    note.textContent = t('lab.err.core', { message: e.message });
   }
 }
 
 // ---- language ----
 function relabelButtons() {
-  startButton.textContent = s(cmp ? 'btn.restart' : 'btn.start');
-  pauseButton.textContent = s(cmp?.paused ? 'btn.resume' : 'btn.pause');
-  resetButton.textContent = s('btn.reset');
+  startButton.textContent = t(cmp ? 'lab.btn.restart' : 'lab.btn.start');
+  pauseButton.textContent = t(cmp?.paused ? 'lab.btn.resume' : 'lab.btn.pause');
+  resetButton.textContent = t('lab.btn.reset');
 }
 
 function relabelRun(run) {
   const c = run.card;
   const label = divisorLabel(run);
   c.title.replaceChildren(swatch(run), ' ', label);
-  c.barLabel.textContent = s('run.progress', { label });
-  c.csv.textContent = s('export.csv');
-  c.json.textContent = s('export.json');
-  c.npz.textContent = s('export.npz');
+  c.barLabel.textContent = t('lab.run.progress', { label });
+  c.csv.textContent = t('lab.export.csv');
+  c.json.textContent = t('lab.export.json');
+  c.npz.textContent = t('lab.export.npz');
   for (const b of [c.csv, c.json, c.npz]) b.setAttribute('aria-label', `${b.textContent} (${label})`);
   renderHeatTable(run);
   if (run.heat.shown) {
-    run.heat.setName(s('maps.name', { label, step: int(run.heat.shown.step), n: Math.min(SHOWN_EXAMPLES, run.heat.shown.shape.examples) }));
-    c.heatCaption.textContent = s('maps.caption', { step: int(run.heat.shown.step) });
+    run.heat.setName(t('lab.maps.name', { label, step: int(run.heat.shown.step), n: Math.min(SHOWN_EXAMPLES, run.heat.shown.shape.examples) }));
+    c.heatCaption.textContent = t('lab.maps.caption', { step: int(run.heat.shown.step) });
   }
 }
 
 // The legend and the charts' names, which list the runs by label (√d_k = 16 once the core has said so).
 function relabelCharts() {
-  const names = cmp.runs.map((r) => `${divisorLabel(r)} (${s(`color.${r.slot}`)})`).join('; ');
-  legend.setAttribute('aria-label', s('curves.legend'));
+  const names = cmp.runs.map((r) => `${divisorLabel(r)} (${t(`lab.color.${r.slot}`)})`).join('; ');
+  legend.setAttribute('aria-label', t('lab.curves.legend'));
   legend.replaceChildren(...cmp.runs.map((r) => h('li', { class: `slot-${r.slot}` }, swatch(r), ' ',
-    h('span', { text: divisorLabel(r) }), h('span', { class: 'visually-hidden', text: ` (${s(`color.${r.slot}`)})` }))));
-  cmp.charts.setLabels((spec) => [s(`chart.${spec.key}`), s('chart.name', { title: s(`chart.${spec.key}`), runs: names })]);
+    h('span', { text: divisorLabel(r) }), h('span', { class: 'visually-hidden', text: ` (${t(`lab.color.${r.slot}`)})` }))));
+  cmp.charts.setLabels((spec) => [t(`lab.chart.${spec.key}`), t('lab.chart.name', { title: t(`lab.chart.${spec.key}`), runs: names })]);
 }
 
 function relabelComparison() {
@@ -861,15 +858,14 @@ function relabelComparison() {
 }
 
 function relabel() {
-  document.title = s('title');
-  byId('lab-title').textContent = s('title');
-  byId('lab-lede').textContent = s('lede');
-  for (const [el, key] of texts) el.textContent = s(key);
-  for (const v of TASKS) F.task.input.querySelector(`option[value="${v}"]`).textContent = s(`task.name.${v}`);
-  for (const v of OPTIMIZERS) F.opt.input.querySelector(`option[value="${v}"]`).textContent = s(`opt.${v}`);
-  for (const p of PRESETS) presetBoxes[p].label.textContent = s(`div.preset.${p}`);
-  fixedNote.textContent = s('fixed', { ...FIXED, init: 'LeCun', cores: CORES });
-  byId('lab-data-summary').textContent = s('data.summary');
+  byId('lab-title').textContent = t('lab.title');
+  byId('lab-lede').textContent = t('lab.lede');
+  for (const [el, key] of texts) el.textContent = t(key);
+  for (const v of TASKS) F.task.input.querySelector(`option[value="${v}"]`).textContent = t(`lab.task.name.${v}`);
+  for (const v of OPTIMIZERS) F.opt.input.querySelector(`option[value="${v}"]`).textContent = t(`lab.opt.${v}`);
+  for (const p of PRESETS) presetBoxes[p].label.textContent = t(`lab.div.preset.${p}`);
+  fixedNote.textContent = t('lab.fixed', { ...FIXED, init: 'LeCun', cores: CORES });
+  byId('lab-data-summary').textContent = t('lab.data.summary');
   renderHints();
   showMessages();
   relabelButtons();
@@ -881,9 +877,9 @@ function relabel() {
 let buildInfo = null;
 let loadError = null;
 function footer() {
-  byId('lab-footer').textContent = loadError ? s('footer.failed', { message: loadError })
-    : buildInfo ? s('footer.ready', { build: buildInfo.simd ? 'SIMD128' : s('footer.scalar'), kernel: buildInfo.kernel, cores: CORES })
-      : s('footer.loading');
+  byId('lab-footer').textContent = loadError ? t('lab.footer.failed', { message: loadError })
+    : buildInfo ? t('lab.footer.ready', { build: buildInfo.simd ? 'SIMD128' : t('lab.footer.scalar'), kernel: buildInfo.kernel, cores: CORES })
+      : t('lab.footer.loading');
 }
 
 // ---- wiring ----
@@ -895,7 +891,8 @@ pauseButton.addEventListener('click', togglePause);
 resetButton.addEventListener('click', reset);
 
 applyDocument();
-const { values } = readUrl();
+// Bad values need no notice: each reaches the core, whose message shows by its control.
+const { values } = readState(FORM_PREFIX, FORM_STATE);
 setForm(values);
 const lang = langSwitch.mount(byId('lang-switch'));
 const sweep = mountSweep(sweepSection, { formValues });

@@ -1,9 +1,9 @@
-// The training lab's text, in English and Simplified Chinese, keyed by
-// getLang() (i18n.js). No string states a result: numbers come in through
+// The training lab's text, in English and Simplified Chinese, under 'lab.'
+// (t('lab.title')). No string states a result: numbers come in through
 // {placeholders}, filled from the runs.
-import { getLang } from '../i18n.js';
+import { defineStrings } from '../i18n.js';
 
-const STRINGS = {
+defineStrings('lab', {
   en: {
     title: 'Training lab: does dropping the 1/√dₖ really stall learning?',
     lede: 'The claim: with large dₖ, attention without the 1/√dₖ scale starts with logits so large that softmax is almost one-hot, its gradient almost vanishes, and the loss curve stalls. Here you can test it. Each divisor trains the same small attention model on the same data from the same initial weights, with real forward and backward passes in the C++ core (WebAssembly, in your browser), and every number below comes from those runs. The answer depends on dₖ and on the optimiser, so try several.',
@@ -368,14 +368,4 @@ const STRINGS = {
     'footer.scalar': '标量',
     'footer.failed': '无法加载 WebAssembly 计算核心：{message}',
   },
-};
-
-/** The string for `key` in the page's language (English if missing), {name} filled from params. */
-export function s(key, params = {}) {
-  const table = STRINGS[getLang()] ?? STRINGS.en;
-  const text = table[key] ?? STRINGS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-}
-
-// For a test: both languages define the same keys.
-export const _strings = STRINGS;
+});

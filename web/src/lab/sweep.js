@@ -5,17 +5,16 @@
 // learning rate is the core's reference rate for each optimiser and d_k.
 // Its own pool of workers, so it never waits for the comparison's.
 import { h, setFieldError } from '../dom.js';
-import { getParam, setParam } from '../url.js';
-import { fixed, int } from '../format.js';
-import { s } from './strings.js';
-import { FIXED, EVAL_SAMPLES, MAX_STEPS, divisorOptions, oneDecimal, parseSteps, trainOptions } from './config.js';
+import { t } from '../i18n.js';
+import { readState, writeState } from '../state.js';
+import { decimals, fixed, int } from '../format.js';
+import './strings.js';
+import {
+  FIXED, EVAL_SAMPLES, MAX_STEPS, OPTIMIZERS, PRESETS, SWEEP_DKS, SWEEP_PREFIX, SWEEP_STATE,
+  divisorOptions, parseSteps, trainOptions,
+} from './config.js';
 import { Pool, CORES } from './pool.js';
 import { swatch } from './charts.js';
-
-const DKS = [16, 32, 64, 128, 256, 512];
-const DIVS = ['sqrt', '2', '1', 'dk', 'qknorm'];
-const OPTS = ['adam', 'sgd'];
-const DEFAULT = { dk: '16,32,64,128,256', div: 'sqrt,2,1', opt: 'adam,sgd', steps: '600' };
 
 export function mountSweep(section, { formValues }) {
   const pool = new Pool('sweep');
@@ -30,11 +29,13 @@ export function mountSweep(section, { formValues }) {
       h('div', { class: 'checks' }, boxes.map((b) => h('span', { class: 'check' }, b.input, b.label))));
     return { boxes, legend, el, checked: () => boxes.filter((b) => b.input.checked).map((b) => b.v) };
   };
-  const fromUrl = (k) => (getParam(`sw.${k}`) ?? DEFAULT[k]);
-  const list = (k) => fromUrl(k).split(',').map((x) => x.trim());
-  const G = { dk: group('dk', DKS, list('dk')), div: group('div', DIVS, list('div')), opt: group('opt', OPTS, list('opt')) };
+  // Unknown items in a link are dropped without a notice: the boxes show what was kept.
+  const { values: fromUrl } = readState(SWEEP_PREFIX, SWEEP_STATE);
+  const G = {
+    dk: group('dk', SWEEP_DKS, fromUrl.dk), div: group('div', PRESETS, fromUrl.div), opt: group('opt', OPTIMIZERS, fromUrl.opt),
+  };
   const steps = h('input', {
-    type: 'text', id: 'lab-sw-steps', inputmode: 'numeric', value: fromUrl('steps'), autocomplete: 'off',
+    type: 'text', id: 'lab-sw-steps', inputmode: 'numeric', value: fromUrl.steps, autocomplete: 'off',
     'aria-describedby': 'lab-sw-steps-msg',
   });
   const stepsLabel = h('label', { for: steps.id });
@@ -60,8 +61,7 @@ export function mountSweep(section, { formValues }) {
   let sweep = null;
 
   function writeUrl() {
-    for (const k of ['dk', 'div', 'opt']) setParam(`sw.${k}`, G[k].checked().join(','));
-    setParam('sw.steps', steps.value.trim());
+    writeState(SWEEP_PREFIX, { dk: G.dk.checked(), div: G.div.checked(), opt: G.opt.checked(), steps: steps.value.trim() });
   }
   section.addEventListener('change', writeUrl);
 
@@ -70,9 +70,9 @@ export function mountSweep(section, { formValues }) {
     msg.textContent = '';
     setFieldError(steps, stepsMsg, '');
     const n = parseSteps(steps.value);
-    if (n === null) return setFieldError(steps, stepsMsg, s('err.steps', { max: int(MAX_STEPS) }));
+    if (n === null) return setFieldError(steps, stepsMsg, t('lab.err.steps', { max: int(MAX_STEPS) }));
     const dks = G.dk.checked().map(Number), divs = G.div.checked(), opts = G.opt.checked();
-    if (!dks.length || !divs.length || !opts.length) return (msg.textContent = s('sw.err.empty'));
+    if (!dks.length || !divs.length || !opts.length) return (msg.textContent = t('lab.sw.err.empty'));
     writeUrl();
     const v = formValues();
     status.dataset.state = 'checking';
@@ -82,7 +82,7 @@ export function mountSweep(section, { formValues }) {
       const [r] = await pool.call('validate', [[trainOptions({ ...v, dk: String(dks[0]) }, 'sqrt', 1e-3)]]);
       if (r.error) {
         status.dataset.state = 'invalid';
-        return (msg.textContent = s('sw.err.setup', { message: r.error }));
+        return (msg.textContent = t('lab.sw.err.setup', { message: r.error }));
       }
       const lrs = {};
       for (const o of opts) for (const dk of dks) lrs[`${o}:${dk}`] = (await pool.call('referenceLr', [o, dk, FIXED.dModel])).lr;
@@ -93,13 +93,13 @@ export function mountSweep(section, { formValues }) {
       sweep = { cells, queue, steps: n, v, dks, divs, opts, workers: Math.min(CORES, cells.length), t0: performance.now(), runIds: new Set() };
       renderTable();
       status.dataset.state = 'running';
-      status.textContent = s('sw.running', { n: cells.length, workers: sweep.workers });
+      status.textContent = t('lab.sw.running', { n: cells.length, workers: sweep.workers });
       stopBtn.disabled = false;
       pool.ensure(sweep.workers);
       for (let i = 0; i < sweep.workers; i++) next(sweep, i);
     } catch (e) {
       status.dataset.state = 'invalid';
-      msg.textContent = s('err.core', { message: e.message });
+      msg.textContent = t('lab.err.core', { message: e.message });
     }
   }
 
@@ -136,7 +136,7 @@ export function mountSweep(section, { formValues }) {
   function finish(sw) {
     sw.totalMs = performance.now() - sw.t0;
     status.dataset.state = 'done';
-    status.textContent = s('sw.done', { n: sw.cells.length, seconds: fixed(sw.totalMs / 1000, 1) });
+    status.textContent = t('lab.sw.done', { n: sw.cells.length, seconds: fixed(sw.totalMs / 1000, 1) });
     stopBtn.disabled = true;
     render();
   }
@@ -149,7 +149,7 @@ export function mountSweep(section, { formValues }) {
     stopBtn.disabled = true;
     if (!sw.totalMs) {
       status.dataset.state = 'stopped';
-      status.textContent = s('sw.stopped');
+      status.textContent = t('lab.sw.stopped');
     }
   }
 
@@ -166,19 +166,19 @@ export function mountSweep(section, { formValues }) {
   function render() {
     if (!sweep) return;
     const done = sweep.cells.filter((c) => c.done || c.error).length;
-    progressEl.textContent = s('sw.progress', { done, n: sweep.cells.length, seconds: fixed((performance.now() - sweep.t0) / 1000, 0) });
+    progressEl.textContent = t('lab.sw.progress', { done, n: sweep.cells.length, seconds: fixed((performance.now() - sweep.t0) / 1000, 0) });
     renderTable();
     renderProse();
   }
 
-  const divHead = (d) => s(`div.preset.${d}`);
+  const divHead = (d) => t(`lab.div.preset.${d}`);
 
   function cellText(c) {
-    if (c.error) return s('sw.cell.failed', { message: c.error });
-    if (!c.done) return c.state === 'running' ? s('sw.cell.running', { pct: fixed((100 * (c.stepsDone ?? 0)) / sweep.steps, 0) }) : '…';
-    return s('sw.cell', {
+    if (c.error) return t('lab.sw.cell.failed', { message: c.error });
+    if (!c.done) return c.state === 'running' ? t('lab.sw.cell.running', { pct: fixed((100 * (c.stepsDone ?? 0)) / sweep.steps, 0) }) : '…';
+    return t('lab.sw.cell', {
       acc: fixed(100 * c.eval.accuracy, 1),
-      steps90: c.stepsTo90 ? s('sw.cell.at', { step: int(c.stepsTo90) }) : s('sw.cell.never'),
+      steps90: c.stepsTo90 ? t('lab.sw.cell.at', { step: int(c.stepsTo90) }) : t('lab.sw.cell.never'),
     });
   }
 
@@ -188,11 +188,11 @@ export function mountSweep(section, { formValues }) {
     const find = (o, dk, d) => cells.find((c) => c.opt === o && c.dk === dk && c.div === d);
     const style = (d) => divisorOptions(new Set([d]), [])[0];
     table.replaceChildren(
-      h('caption', { text: s('sw.caption', { steps: int(sweep.steps), n: int(EVAL_SAMPLES), seed: sweep.v.seed }) }),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: s('sw.colOpt') }), h('th', { scope: 'col', text: s('sw.colDk') }),
+      h('caption', { text: t('lab.sw.caption', { steps: int(sweep.steps), n: int(EVAL_SAMPLES), seed: sweep.v.seed }) }),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: t('lab.sw.colOpt') }), h('th', { scope: 'col', text: t('lab.sw.colDk') }),
         divs.map((d) => h('th', { scope: 'col' }, swatch(style(d)), ' ', divHead(d))))),
       h('tbody', {}, opts.flatMap((o) => dks.map((dk) => h('tr', {},
-        h('th', { scope: 'row', text: s(`opt.${o}`) }), h('td', { text: int(dk) }),
+        h('th', { scope: 'row', text: t(`lab.opt.${o}`) }), h('td', { text: int(dk) }),
         divs.map((d) => {
           const c = find(o, dk, d);
           return h('td', {
@@ -216,7 +216,7 @@ export function mountSweep(section, { formValues }) {
         const reached = dks.filter((dk) => at(dk, 'sqrt')?.stepsTo90);
         const missed = dks.filter((dk) => at(dk, 'sqrt') && !at(dk, 'sqrt').stepsTo90);
         if (reached.length || missed.length)
-          parts.push(s(!missed.length ? 'sw.sum.refAll' : reached.length ? 'sw.sum.refSome' : 'sw.sum.refNone',
+          parts.push(t(!missed.length ? 'lab.sw.sum.refAll' : reached.length ? 'lab.sw.sum.refSome' : 'lab.sw.sum.refNone',
             { reached: dkList(reached), missed: dkList(missed) }));
       }
       for (const d of divs.filter((x) => x !== 'sqrt')) {
@@ -227,19 +227,19 @@ export function mountSweep(section, { formValues }) {
         if (reached.length) {
           const ratios = reached.filter((dk) => at(dk, 'sqrt')?.stepsTo90).map((dk) => at(dk, d).stepsTo90 / at(dk, 'sqrt').stepsTo90);
           bits.push(ratios.length
-            ? s('sw.sum.reachedRatio', { dks: dkList(reached), lo: oneDecimal(Math.min(...ratios)), hi: oneDecimal(Math.max(...ratios)) })
-            : s('sw.sum.reached', { dks: dkList(reached) }));
+            ? t('lab.sw.sum.reachedRatio', { dks: dkList(reached), lo: decimals(Math.min(...ratios), 1), hi: decimals(Math.max(...ratios), 1) })
+            : t('lab.sw.sum.reached', { dks: dkList(reached) }));
         }
         if (missed.length)
-          bits.push(s('sw.sum.missed', { dks: dkList(missed), accs: missed.map((dk) => `${fixed(100 * at(dk, d).eval.accuracy, 1)}%`).join(', ') }));
-        parts.push(s('sw.sum.div', { label: divHead(d), text: bits.join(s('sw.sum.join')) }));
+          bits.push(t('lab.sw.sum.missed', { dks: dkList(missed), accs: missed.map((dk) => `${fixed(100 * at(dk, d).eval.accuracy, 1)}%`).join(', ') }));
+        parts.push(t('lab.sw.sum.div', { label: divHead(d), text: bits.join(t('lab.sw.sum.join')) }));
       }
-      if (parts.length) paras.push(h('p', {}, h('strong', { text: s(`opt.${o}`) + s('sw.sum.colon') }), parts.join(' ')));
+      if (parts.length) paras.push(h('p', {}, h('strong', { text: t(`lab.opt.${o}`) + t('lab.sw.sum.colon') }), parts.join(' ')));
     }
     prose.replaceChildren(
-      ...(paras.length ? [h('h3', { text: s('sw.sum.heading') }), ...paras,
-        h('p', { class: 'hint', text: s('sw.sum.scope', { steps: int(sweep.steps), seed: sweep.v.seed, n: int(EVAL_SAMPLES) }) })] : []),
-      ...(sweep.totalMs ? [] : paras.length ? [h('p', { class: 'hint', text: s('sw.sum.partial') })] : []));
+      ...(paras.length ? [h('h3', { text: t('lab.sw.sum.heading') }), ...paras,
+        h('p', { class: 'hint', text: t('lab.sw.sum.scope', { steps: int(sweep.steps), seed: sweep.v.seed, n: int(EVAL_SAMPLES) }) })] : []),
+      ...(sweep.totalMs ? [] : paras.length ? [h('p', { class: 'hint', text: t('lab.sw.sum.partial') })] : []));
   }
 
   const dkList = (xs) => xs.map((x) => int(x)).join(', ');
@@ -248,21 +248,21 @@ export function mountSweep(section, { formValues }) {
   stopBtn.addEventListener('click', stop);
 
   function relabel() {
-    T.heading.textContent = s('sw.heading');
-    T.intro.textContent = s('sw.intro');
-    T.note.textContent = s('sw.note', { cores: CORES });
-    G.dk.legend.textContent = s('sw.dks');
-    G.div.legend.textContent = s('sw.divs');
-    G.opt.legend.textContent = s('sw.opts');
+    T.heading.textContent = t('lab.sw.heading');
+    T.intro.textContent = t('lab.sw.intro');
+    T.note.textContent = t('lab.sw.note', { cores: CORES });
+    G.dk.legend.textContent = t('lab.sw.dks');
+    G.div.legend.textContent = t('lab.sw.divs');
+    G.opt.legend.textContent = t('lab.sw.opts');
     for (const b of G.dk.boxes) b.label.textContent = b.v;
     for (const b of G.div.boxes) b.label.textContent = divHead(b.v);
-    for (const b of G.opt.boxes) b.label.textContent = s(`opt.${b.v}`);
-    stepsLabel.textContent = s('sw.steps');
-    startBtn.textContent = s('sw.start');
-    stopBtn.textContent = s('sw.stop');
+    for (const b of G.opt.boxes) b.label.textContent = t(`lab.opt.${b.v}`);
+    stepsLabel.textContent = t('lab.sw.steps');
+    startBtn.textContent = t('lab.sw.start');
+    stopBtn.textContent = t('lab.sw.stop');
     if (sweep) {
       render();
-      if (sweep.totalMs) status.textContent = s('sw.done', { n: sweep.cells.length, seconds: fixed(sweep.totalMs / 1000, 1) });
+      if (sweep.totalMs) status.textContent = t('lab.sw.done', { n: sweep.cells.length, seconds: fixed(sweep.totalMs / 1000, 1) });
     }
   }
   return { relabel };

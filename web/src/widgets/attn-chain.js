@@ -6,7 +6,7 @@
 //
 // Attributes: id-prefix (default "chain"); link targets are the page's
 // section ids (#variance, #proof, #softmax, #saturation, #training).
-import { defineStrings, getLang, t } from '../i18n.js';
+import { getLang, t } from '../i18n.js';
 import { h } from '../dom.js';
 import { AttnElement, define } from './element.js';
 import svgEn from '../diagrams/chain.en.svg?raw';
@@ -22,47 +22,6 @@ const STEPS = [
   ['chain.e', '#saturation'], ['chain.f', '#saturation'], ['chain.g', '#training'],
 ];
 const FIX = [['chain.h', '#proof'], ['chain.i', '#proof'], ['chain.j', '#saturation']];
-
-defineStrings({
-  en: {
-    'chain.name': 'Flowchart of the causal chain; each box links to its section',
-    'chain.textHeading': 'The chain in words',
-    'chain.a': 'Query and key entries have mean 0 and variance 1.',
-    'chain.b': 'The dot product q·k adds up dₖ independent terms,',
-    'chain.c': 'so its variance is dₖ and grows with the dimension.',
-    'chain.d': 'Raw scores get large,',
-    'chain.e': 'softmax saturates and its output is nearly one-hot,',
-    'chain.f': 'the gradient through softmax is near 0,',
-    'chain.g': 'and the model cannot learn.',
-    'chain.fixHeading': 'The fix',
-    'chain.h': 'Divide the scores by √dₖ:',
-    'chain.i': 'the variance is back to 1,',
-    'chain.j': 'the distribution stays spread out and many tokens contribute.',
-    'chain.source': 'Mermaid source of this diagram',
-    'chain.copy': 'Copy',
-    'chain.copied': 'Copied.',
-    'chain.copyFailed': 'Copy failed: select the text and copy it by hand.',
-  },
-  zh: {
-    'chain.name': '因果链流程图；每个方框链接到对应的小节',
-    'chain.textHeading': '用文字表述这条链',
-    'chain.a': '查询与键的分量均值为 0、方差为 1。',
-    'chain.b': '点积 q·k 是 dₖ 个独立项之和，',
-    'chain.c': '所以它的方差是 dₖ，随维度增长。',
-    'chain.d': '原始分数变大，',
-    'chain.e': 'softmax 饱和，输出接近独热分布，',
-    'chain.f': '穿过 softmax 的梯度接近 0，',
-    'chain.g': '模型学不动。',
-    'chain.fixHeading': '修正',
-    'chain.h': '把分数除以 √dₖ：',
-    'chain.i': '方差回到 1，',
-    'chain.j': '分布保持分散，许多词元都有贡献。',
-    'chain.source': '此图的 Mermaid 源码',
-    'chain.copy': '复制',
-    'chain.copied': '已复制。',
-    'chain.copyFailed': '复制失败：请选中文字后手动复制。',
-  },
-});
 
 class AttnChain extends AttnElement {
   defaultIdPrefix = 'chain';

@@ -6,11 +6,11 @@
 //
 // Attributes: dk (1..6, default 3), step, seed, url-state (e.g. "proof"),
 // id-prefix (default "proof").
-import { defineStrings, t } from '../i18n.js';
+import { t } from '../i18n.js';
 import { DASH, int, num } from '../format.js';
-import { h } from '../dom.js';
+import { h, reducedMotion, whenNear } from '../dom.js';
 import { randomSeed, readState, writeState } from '../state.js';
-import { AttnElement, coreMessage, define, reducedMotion, timed, whenNear } from './element.js';
+import { AttnElement, coreMessage, define, timed } from './element.js';
 import { mathEl } from '../math/math.js';
 
 const STEPS = ['dot', 'square', 'diagonal', 'cross', 'sum', 'divide', 'choose'];
@@ -22,57 +22,6 @@ const SPECS = {
   step: { type: 'int', min: 1, max: STEPS.length, def: 1 },
   seed: { type: 'int', min: 0, max: 2 ** 32 - 1, def: 1 },
 };
-
-defineStrings({
-  en: {
-    'proof.dk': 'dₖ (1 to 6)',
-    'proof.back': 'Back',
-    'proof.next': 'Next',
-    'proof.play': 'Play',
-    'proof.pause': 'Pause',
-    'proof.reset': 'Reset',
-    'proof.resample': 'New seed',
-    'proof.stepOf': 'Step {i} of {n}',
-    'proof.keys': 'Keyboard: ← and → step, Home and End jump (focus the step text first).',
-    'proof.samples': '{n} samples (seed {seed})',
-    'proof.gridCaption': 'Running Monte Carlo means of the terms qᵢkᵢ qⱼkⱼ of (q·k)², dₖ = {dk}',
-    'proof.rowHead': 'i = {i}',
-    'proof.colHead': 'j = {j}',
-    'proof.sums': 'Sum of the diagonal means {diag} · sum of the cross-term means {off} · all {cells} cells {total}',
-    'proof.measured': 'Measured: Var(q·k) = {var}, Var(q·k / √dₖ) = {svar}.',
-    'proof.step.dot': 'Write the dot product as a sum of dₖ products qᵢkᵢ, each of a query entry and a key entry with mean 0 and variance 1.',
-    'proof.step.square': 'Square it: (q·k)² is a sum of dₖ × dₖ = {cells} terms, one per cell of the grid. Each cell shows the running mean of its term over the samples drawn so far.',
-    'proof.step.diagonal': 'On the diagonal (i = j), qᵢ and kᵢ are independent, so the expectation factors into E[qᵢ²] E[kᵢ²] = 1. The diagonal cells settle near 1.',
-    'proof.step.cross': 'Off the diagonal (i ≠ j), the four factors are independent with mean 0, so each cross term has expectation 0. Those cells settle near 0.',
-    'proof.step.sum': 'Add the cells: dₖ ones and dₖ² − dₖ zeros make E[(q·k)²] = dₖ, and with E[q·k] = 0 that is the variance. So Var(q·k) = dₖ grows with the dimension.',
-    'proof.step.divide': 'Divide every score by a constant c: the variance divides by c².',
-    'proof.step.choose': 'The one choice that gives variance 1 at every dₖ is c = √dₖ. That is the √dₖ in softmax(QKᵀ / √dₖ) V.',
-  },
-  zh: {
-    'proof.dk': 'dₖ（1 到 6）',
-    'proof.back': '上一步',
-    'proof.next': '下一步',
-    'proof.play': '播放',
-    'proof.pause': '暂停',
-    'proof.reset': '重置',
-    'proof.resample': '换随机种子',
-    'proof.stepOf': '第 {i} 步，共 {n} 步',
-    'proof.keys': '键盘：← 与 → 切换步骤，Home 与 End 跳到首尾（先让步骤文字获得焦点）。',
-    'proof.samples': '{n} 个样本（随机种子 {seed}）',
-    'proof.gridCaption': '(q·k)² 各项 qᵢkᵢ qⱼkⱼ 的蒙特卡洛滑动均值，dₖ = {dk}',
-    'proof.rowHead': 'i = {i}',
-    'proof.colHead': 'j = {j}',
-    'proof.sums': '对角项均值之和 {diag} · 交叉项均值之和 {off} · 全部 {cells} 格之和 {total}',
-    'proof.measured': '实测：Var(q·k) = {var}，Var(q·k / √dₖ) = {svar}。',
-    'proof.step.dot': '把点积写成 dₖ 个乘积 qᵢkᵢ 之和；查询与键的每个分量均值为 0、方差为 1。',
-    'proof.step.square': '平方：(q·k)² 是 dₖ × dₖ = {cells} 项之和，网格中每格一项。每格显示该项在目前已抽样本上的滑动均值。',
-    'proof.step.diagonal': '对角线上（i = j），qᵢ 与 kᵢ 相互独立，期望可以拆成 E[qᵢ²] E[kᵢ²] = 1。对角格逐渐稳定在 1 附近。',
-    'proof.step.cross': '对角线外（i ≠ j），四个因子相互独立且均值为 0，所以每个交叉项的期望为 0。这些格逐渐稳定在 0 附近。',
-    'proof.step.sum': '把各格相加：dₖ 个 1 与 dₖ² − dₖ 个 0，得到 E[(q·k)²] = dₖ；又因 E[q·k] = 0，这就是方差。所以 Var(q·k) = dₖ，随维度增长。',
-    'proof.step.divide': '把每个分数除以常数 c，方差就除以 c²。',
-    'proof.step.choose': '使每个 dₖ 下方差都为 1 的唯一选择是 c = √dₖ。这就是 softmax(QKᵀ / √dₖ) V 中的 √dₖ。',
-  },
-});
 
 class AttnProof extends AttnElement {
   defaultIdPrefix = 'proof';

@@ -8,12 +8,12 @@
 //
 // Attributes: dk, m, divisor, seed (initial values), url-state (URL prefix,
 // e.g. "sat"), id-prefix (default "sat").
-import { defineStrings, t } from '../i18n.js';
+import { t } from '../i18n.js';
 import { DASH, fixed, int, num, percent } from '../format.js';
-import { h, setFieldError } from '../dom.js';
+import { dataTable, fillTable, h, setFieldError } from '../dom.js';
 import { parseNumber } from '../parse.js';
 import { randomSeed, readState, writeState } from '../state.js';
-import { AttnElement, coreMessage, dataTable, define, fillTable, timed } from './element.js';
+import { AttnElement, coreMessage, define, timed } from './element.js';
 import { createChart } from './chart.js';
 
 const DK_LOG2_MAX = 12; // d_k = 1 .. 4096
@@ -42,107 +42,6 @@ const SPECS = {
   m: { type: 'int', min: 2, max: 512, def: 16 },
   seed: { type: 'int', min: 0, max: 2 ** 32 - 1, def: 1 },
 };
-
-defineStrings({
-  en: {
-    'sat.dkRange': 'dₖ (log scale)',
-    'sat.dkNumber': 'dₖ',
-    'sat.dkOutput': 'dₖ = {dk}',
-    'sat.mRange': 'Sequence length m (log scale)',
-    'sat.mNumber': 'm',
-    'sat.divisor': 'Divide the scores by',
-    'sat.div.1': '1 (unscaled)',
-    'sat.div.2': '2',
-    'sat.div.sqrt': '√dₖ',
-    'sat.div.dk': 'dₖ',
-    'sat.div.custom': 'custom',
-    'sat.customLabel': 'Custom divisor',
-    'sat.resample': 'Resample',
-    'sat.seed': 'seed {seed}',
-    'sat.rowHeading': 'One sampled row of {m} scores',
-    'sat.unscaled': 'Unscaled: softmax(q·k)',
-    'sat.scaled': 'Divided by {label}: softmax(q·k / {value})',
-    'sat.stats': 'largest probability {maxProb} · entropy {entropy} nats · Jacobian norm {jac}',
-    'sat.axis': 'bar height = probability; full height = 100%',
-    'sat.rowTable': 'Scores and probabilities for dₖ = {dk}, m = {m}, divisor {value}, seed {seed}',
-    'sat.curvesHeading': 'Averaged over many sampled rows, for every divisor',
-    'sat.curvesNote': 'Monte Carlo in the core: {rows} sampled rows of m = {m} scores so far; the dashed vertical line is the dₖ above.',
-    'sat.curvesProgress': 'computing: dₖ = {dk} ({done} of {total})',
-    'sat.curvesDone': 'done',
-    'sat.chart.maxProb': 'Expected largest probability',
-    'sat.chart.entropy': 'Expected entropy (nats)',
-    'sat.chart.jacobianNorm': 'Expected softmax Jacobian norm',
-    'sat.chartName': '{title} against dₖ (log scale) for each divisor',
-    'sat.curveLabel.1': 'divided by 1',
-    'sat.curveLabel.2': 'divided by 2',
-    'sat.curveLabel.sqrt': 'divided by √dₖ',
-    'sat.curveLabel.dk': 'divided by dₖ',
-    'sat.curveLabel.custom': 'divided by {c}',
-    'sat.curveTable': 'Expected statistics of softmax(q·k / c) over sampled rows, m = {m}, seed {seed} (mean ± standard error)',
-    'sat.col.dk': 'dₖ',
-    'sat.col.divisor': 'Divisor c',
-    'sat.col.rows': 'Rows',
-    'sat.col.maxProb': 'Largest probability',
-    'sat.col.entropy': 'Entropy (nats)',
-    'sat.col.jacobianNorm': 'Jacobian norm',
-    'sat.col.key': 'Key',
-    'sat.col.score': 'Score q·k',
-    'sat.col.scaledScore': 'q·k / c',
-    'sat.col.pUnscaled': 'Probability, unscaled',
-    'sat.col.pScaled': 'Probability, divided by c',
-    'sat.err.dkRange': 'dₖ must be a whole number from 1 to 4096.',
-    'sat.err.mRange': 'm must be a whole number from 2 to 512.',
-  },
-  zh: {
-    'sat.dkRange': 'dₖ（对数刻度）',
-    'sat.dkNumber': 'dₖ',
-    'sat.dkOutput': 'dₖ = {dk}',
-    'sat.mRange': '序列长度 m（对数刻度）',
-    'sat.mNumber': 'm',
-    'sat.divisor': '分数除以',
-    'sat.div.1': '1（不缩放）',
-    'sat.div.2': '2',
-    'sat.div.sqrt': '√dₖ',
-    'sat.div.dk': 'dₖ',
-    'sat.div.custom': '自定义',
-    'sat.customLabel': '自定义除数',
-    'sat.resample': '重新抽样',
-    'sat.seed': '随机种子 {seed}',
-    'sat.rowHeading': '一行抽样得到的 {m} 个分数',
-    'sat.unscaled': '不缩放：softmax(q·k)',
-    'sat.scaled': '除以 {label}：softmax(q·k / {value})',
-    'sat.stats': '最大概率 {maxProb} · 熵 {entropy} 奈特 · 雅可比范数 {jac}',
-    'sat.axis': '柱高 = 概率；满高 = 100%',
-    'sat.rowTable': 'dₖ = {dk}、m = {m}、除数 {value}、随机种子 {seed} 时的分数与概率',
-    'sat.curvesHeading': '对大量抽样行取平均，每种除数一条曲线',
-    'sat.curvesNote': '由计算核心做蒙特卡洛：目前已抽样 {rows} 行，每行 m = {m} 个分数；竖直虚线标出上面选定的 dₖ。',
-    'sat.curvesProgress': '计算中：dₖ = {dk}（第 {done} / {total} 个）',
-    'sat.curvesDone': '完成',
-    'sat.chart.maxProb': '最大概率的期望',
-    'sat.chart.entropy': '熵的期望（奈特）',
-    'sat.chart.jacobianNorm': 'softmax 雅可比范数的期望',
-    'sat.chartName': '{title}随 dₖ（对数刻度）的变化，每种除数一条曲线',
-    'sat.curveLabel.1': '除以 1',
-    'sat.curveLabel.2': '除以 2',
-    'sat.curveLabel.sqrt': '除以 √dₖ',
-    'sat.curveLabel.dk': '除以 dₖ',
-    'sat.curveLabel.custom': '除以 {c}',
-    'sat.curveTable': 'softmax(q·k / c) 统计量在抽样行上的期望，m = {m}，随机种子 {seed}（均值 ± 标准误）',
-    'sat.col.dk': 'dₖ',
-    'sat.col.divisor': '除数 c',
-    'sat.col.rows': '行数',
-    'sat.col.maxProb': '最大概率',
-    'sat.col.entropy': '熵（奈特）',
-    'sat.col.jacobianNorm': '雅可比范数',
-    'sat.col.key': '键',
-    'sat.col.score': '分数 q·k',
-    'sat.col.scaledScore': 'q·k / c',
-    'sat.col.pUnscaled': '概率（不缩放）',
-    'sat.col.pScaled': '概率（除以 c）',
-    'sat.err.dkRange': 'dₖ 必须是 1 到 4096 之间的整数。',
-    'sat.err.mRange': 'm 必须是 2 到 512 之间的整数。',
-  },
-});
 
 const log2Clamp = (x, lo, hi) => String(Math.min(hi, Math.max(lo, Math.round(Math.log2(x)))));
 
@@ -426,7 +325,7 @@ class AttnSaturation extends AttnElement {
 
   // ---- rendering ----
   renderControls() {
-    const msg = (e) => (!e ? '' : e.core !== undefined ? t('err.core', { message: e.core }) : t(e.key, e.params));
+    const msg = (e) => (!e ? '' : e.core !== undefined ? t('widget.coreError', { message: e.core }) : t(e.key, e.params));
     setFieldError(this.dkNumber, this.dkMsg, msg(this.fieldErrors.dk ?? this.fieldErrors.core));
     setFieldError(this.mNumber, this.mMsg, msg(this.fieldErrors.m));
     setFieldError(this.custom, this.customMsg, this.v.div === 'custom' ? msg(this.fieldErrors.custom) : '');
@@ -474,7 +373,7 @@ class AttnSaturation extends AttnElement {
   renderRowTable() {
     const tb = this.rowTable;
     const r = this.row;
-    tb.summary.textContent = t('table.summary');
+    tb.summary.textContent = t('widget.tableSummary');
     tb.title.textContent = r ? t('sat.rowTable', { dk: int(r.dk), m: int(r.m), value: r.divisor ? num(r.divisor.value, 6) : DASH, seed: int(r.seed) }) : '';
     if (!tb.details.open || !r) return; // a closed table costs nothing while the slider moves
     const c = r.divisor?.value;
@@ -521,7 +420,7 @@ class AttnSaturation extends AttnElement {
   renderCurveTable() {
     const tb = this.curveTable;
     const meta = this.sweepMeta;
-    tb.summary.textContent = t('table.summary');
+    tb.summary.textContent = t('widget.tableSummary');
     tb.title.textContent = meta ? t('sat.curveTable', { m: int(meta.m), seed: int(meta.seed) }) : '';
     if (!tb.details.open || !meta) return;
     fillTable(tb, ['sat.col.dk', 'sat.col.divisor', 'sat.col.rows', ...STATS.map((s) => `sat.col.${s}`)].map((k) => t(k)), []);

@@ -5,22 +5,12 @@
 //
 // Attributes: url-state (e.g. "sm": the scores and d_k of each example go to
 // sm.s0, sm.dk0, sm.s1, sm.dk1), id-prefix (default "seed").
-import { defineStrings, t } from '../i18n.js';
+import { t } from '../i18n.js';
 import { percent } from '../format.js';
 import { h } from '../dom.js';
 import { readState, writeState } from '../state.js';
 import { AttnElement, define } from './element.js';
 import * as seedTable from './seed-table.js';
-
-defineStrings({
-  en: {
-    'sm.notOneHot':
-      'The unscaled row of example 1 is not quite one-hot: its largest probability is {p}. The saturation explorer below shows the dₖ at which rows become one-hot.',
-  },
-  zh: {
-    'sm.notOneHot': '例 1 的不缩放行并不完全是独热分布：其最大概率为 {p}。下面的饱和探索器展示了各行在多大的 dₖ 下变成独热分布。',
-  },
-});
 
 class AttnSoftmaxTable extends AttnElement {
   defaultIdPrefix = 'seed';
@@ -58,7 +48,7 @@ class AttnSoftmaxTable extends AttnElement {
 
   renderNote() {
     const r = this.unscaled0;
-    this.noteEl.textContent = r ? t('sm.notOneHot', { p: percent(r.stats.maxProb) }) : '';
+    this.noteEl.textContent = r ? t('seed.notOneHot', { p: percent(r.stats.maxProb) }) : '';
   }
 
   relabel() {

@@ -7,12 +7,12 @@
 // independent) breaks. All sampling is the core's QkSampler, in the worker.
 //
 // Attributes: dk, seed, url-state (e.g. "var"), id-prefix (default "var").
-import { defineStrings, t } from '../i18n.js';
+import { t } from '../i18n.js';
 import { DASH, int, num } from '../format.js';
-import { h, setFieldError } from '../dom.js';
+import { dataTable, fillTable, h, setFieldError } from '../dom.js';
 import { parseNumber } from '../parse.js';
 import { randomSeed, readState, writeState } from '../state.js';
-import { AttnElement, coreMessage, dataTable, define, fillTable, timed } from './element.js';
+import { AttnElement, coreMessage, define, timed } from './element.js';
 import { createChart } from './chart.js';
 
 const DK_LOG2_MAX = 12;
@@ -35,93 +35,6 @@ const SLIDERS = [
   ['sk', 0.1, 3, 0.05],
   ['rho', -1, 1, 0.05],
 ];
-
-defineStrings({
-  en: {
-    'var.dkRange': 'dₖ (log scale)',
-    'var.dkNumber': 'dₖ',
-    'var.sq': 'σ_q, the spread of the query entries',
-    'var.sk': 'σ_k, the spread of the key entries',
-    'var.rho': 'ρ, the correlation of q_i and k_i',
-    'var.reset': 'Back to the seed’s assumption',
-    'var.resample': 'Resample',
-    'var.seed': 'seed {seed}',
-    'var.histTitle': 'Histogram of q·k at dₖ = {dk}',
-    'var.histName': 'Histogram of {n} sampled dot products q·k at dₖ = {dk}, with normal densities',
-    'var.key.hist': 'sampled q·k',
-    'var.key.theory': 'N(ρσ_qσ_k dₖ, σ_q²σ_k² dₖ(1+ρ²))',
-    'var.key.seed': 'N(0, dₖ), the seed’s assumption',
-    'var.readout': '{n} samples: mean {mean} (closed form {tmean}), variance {var} ± {se} (closed form {tvar}); divided by √dₖ, variance {svar}.',
-    'var.sweepTitle': 'Variance against dₖ (log–log)',
-    'var.sweepName': 'Measured variance of q·k and of q·k / √dₖ against dₖ, log–log, with the lines Var = dₖ and Var = 1',
-    'var.key.var': 'Var(q·k), measured',
-    'var.key.lineDk': 'Var = dₖ',
-    'var.key.theoryVar': 'σ_q²σ_k² dₖ(1+ρ²)',
-    'var.key.svar': 'Var(q·k / √dₖ), measured',
-    'var.key.line1': 'Var = 1',
-    'var.sizeTitle': 'Typical size of the scaled score, √E[(q·k / c)²] (log–log)',
-    'var.sizeName': 'Root mean square of q·k / √dₖ and q·k / dₖ against dₖ, log–log',
-    'var.key.sizeSqrt': 'c = √dₖ',
-    'var.key.sizeDk': 'c = dₖ',
-    'var.sweepNote': 'Each point: {samples} samples at the smallest dₖ down to {few} at dₖ = 4096.',
-    'var.histTable': 'Histogram of q·k at dₖ = {dk}, σ_q = {sq}, σ_k = {sk}, ρ = {rho}, seed {seed}',
-    'var.sweepTable': 'Measured moments of q·k against dₖ, σ_q = {sq}, σ_k = {sk}, ρ = {rho}, seed {seed}',
-    'var.col.from': 'From',
-    'var.col.to': 'To',
-    'var.col.count': 'Count',
-    'var.col.dk': 'dₖ',
-    'var.col.samples': 'Samples',
-    'var.col.mean': 'Mean of q·k',
-    'var.col.var': 'Var(q·k)',
-    'var.col.theoryVar': 'Closed form',
-    'var.col.svar': 'Var(q·k / √dₖ)',
-    'var.col.rmsSqrt': '√E[(q·k/√dₖ)²]',
-    'var.col.rmsDk': '√E[(q·k/dₖ)²]',
-    'var.err.dkRange': 'dₖ must be a whole number from 1 to 4096.',
-  },
-  zh: {
-    'var.dkRange': 'dₖ（对数刻度）',
-    'var.dkNumber': 'dₖ',
-    'var.sq': 'σ_q：查询向量各分量的标准差',
-    'var.sk': 'σ_k：键向量各分量的标准差',
-    'var.rho': 'ρ：q_i 与 k_i 的相关系数',
-    'var.reset': '回到原文的假设',
-    'var.resample': '重新抽样',
-    'var.seed': '随机种子 {seed}',
-    'var.histTitle': 'dₖ = {dk} 时 q·k 的直方图',
-    'var.histName': 'dₖ = {dk} 时 {n} 个抽样点积 q·k 的直方图，叠加正态密度',
-    'var.key.hist': '抽样得到的 q·k',
-    'var.key.theory': 'N(ρσ_qσ_k dₖ, σ_q²σ_k² dₖ(1+ρ²))',
-    'var.key.seed': 'N(0, dₖ)，原文的假设',
-    'var.readout': '{n} 个样本：均值 {mean}（理论值 {tmean}），方差 {var} ± {se}（理论值 {tvar}）；除以 √dₖ 后方差为 {svar}。',
-    'var.sweepTitle': '方差随 dₖ 的变化（双对数坐标）',
-    'var.sweepName': 'q·k 与 q·k / √dₖ 的实测方差随 dₖ 的变化（双对数坐标），以及直线 Var = dₖ 与 Var = 1',
-    'var.key.var': 'Var(q·k)，实测',
-    'var.key.lineDk': 'Var = dₖ',
-    'var.key.theoryVar': 'σ_q²σ_k² dₖ(1+ρ²)',
-    'var.key.svar': 'Var(q·k / √dₖ)，实测',
-    'var.key.line1': 'Var = 1',
-    'var.sizeTitle': '缩放后分数的典型大小 √E[(q·k / c)²]（双对数坐标）',
-    'var.sizeName': 'q·k / √dₖ 与 q·k / dₖ 的均方根随 dₖ 的变化（双对数坐标）',
-    'var.key.sizeSqrt': 'c = √dₖ',
-    'var.key.sizeDk': 'c = dₖ',
-    'var.sweepNote': '每个点的样本数：最小的 dₖ 用 {samples} 个，dₖ = 4096 用 {few} 个。',
-    'var.histTable': 'q·k 的直方图：dₖ = {dk}，σ_q = {sq}，σ_k = {sk}，ρ = {rho}，随机种子 {seed}',
-    'var.sweepTable': 'q·k 各阶矩的实测值随 dₖ 的变化：σ_q = {sq}，σ_k = {sk}，ρ = {rho}，随机种子 {seed}',
-    'var.col.from': '下界',
-    'var.col.to': '上界',
-    'var.col.count': '计数',
-    'var.col.dk': 'dₖ',
-    'var.col.samples': '样本数',
-    'var.col.mean': 'q·k 的均值',
-    'var.col.var': 'Var(q·k)',
-    'var.col.theoryVar': '理论值',
-    'var.col.svar': 'Var(q·k / √dₖ)',
-    'var.col.rmsSqrt': '√E[(q·k/√dₖ)²]',
-    'var.col.rmsDk': '√E[(q·k/dₖ)²]',
-    'var.err.dkRange': 'dₖ 必须是 1 到 4096 之间的整数。',
-  },
-});
 
 const log2Clamp = (x) => String(Math.min(DK_LOG2_MAX, Math.max(0, Math.round(Math.log2(x)))));
 const samplesFor = (budget, dk, lo, hi) => Math.max(lo, Math.min(hi, Math.round(budget / (2 * dk))));
@@ -366,7 +279,7 @@ class AttnVariance extends AttnElement {
   renderHistTable() {
     const tb = this.histTable;
     const r = this.hist;
-    tb.summary.textContent = t('table.summary');
+    tb.summary.textContent = t('widget.tableSummary');
     tb.title.textContent = r ? t('var.histTable', { dk: int(r.dk), sq: num(r.sq, 3), sk: num(r.sk, 3), rho: num(r.rho, 3), seed: int(r.seed) }) : '';
     if (!tb.details.open || !r) return;
     const s = r.summary;
@@ -390,7 +303,7 @@ class AttnVariance extends AttnElement {
   renderSweepTable() {
     const tb = this.sweepTable;
     const m = this.sweepMeta;
-    tb.summary.textContent = t('table.summary');
+    tb.summary.textContent = t('widget.tableSummary');
     tb.title.textContent = m ? t('var.sweepTable', { sq: num(m.sq, 3), sk: num(m.sk, 3), rho: num(m.rho, 3), seed: int(m.seed) }) : '';
     if (!tb.details.open || !m) return;
     fillTable(tb, ['dk', 'samples', 'mean', 'var', 'theoryVar', 'svar', 'rmsSqrt', 'rmsDk'].map((k) => t(`var.col.${k}`)), []);

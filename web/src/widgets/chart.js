@@ -2,10 +2,11 @@
 // custom properties (so light and dark schemes both work, and switch live),
 // log axes, a vertical marker (the current d_k), and width that follows the
 // container. The chart is a figure with role="img" and an accessible name;
-// its numbers are in a data table next to it (see element.js dataTable).
+// its numbers are in a data table next to it (see dom.js dataTable).
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { h } from '../dom.js';
+import { logTick } from '../format.js';
 
 const dark = matchMedia('(prefers-color-scheme: dark)');
 const charts = new Set();
@@ -30,7 +31,7 @@ const FONT = '12px system-ui, sans-serif';
 /** Log-axis tick labels: 1, 4, 16, ..., 4096 (or 0.01, 1, 100 for log10). */
 function logValues(_u, splits) {
   // uPlot's log filter leaves null where a tick gets no label.
-  return (splits ?? []).map((v) => (v == null ? null : v >= 1 ? String(Math.round(v)) : String(+v.toPrecision(2))));
+  return (splits ?? []).map((v) => (v == null ? null : logTick(v)));
 }
 
 /**

@@ -5,6 +5,7 @@
 // it keep its controls in the URL under that prefix (absent: it keeps none).
 import { onLangChange, t } from '../i18n.js';
 import { h } from '../dom.js';
+import './strings.js';
 import { client } from '../core/client.js';
 
 export class AttnElement extends HTMLElement {
@@ -24,9 +25,9 @@ export class AttnElement extends HTMLElement {
     this.offLang = null;
   }
 
-  /** The URL prefix, or '' when the widget keeps no URL state. */
+  /** The URL prefix, or null when the widget keeps no URL state (state.js). */
   get statePrefix() {
-    return this.getAttribute('url-state') ?? '';
+    return this.getAttribute('url-state') || null;
   }
 
   /** An id unique on the page: `${id-prefix attribute or default}-${suffix}`. */
@@ -71,41 +72,5 @@ export function timed(name, fn) {
 
 /** A core error as text: a translated lead-in and the core's own (English) detail. */
 export function coreMessage(e) {
-  return t('err.core', { message: e.message });
+  return t('widget.coreError', { message: e.message });
 }
-
-/** A collapsible data table: the text alternative of a chart. */
-export function dataTable(id) {
-  const title = h('p', { class: 'table-title', id: `${id}-title` });
-  const head = h('thead');
-  const body = h('tbody');
-  const table = h('table', { id, class: 'data-table', 'aria-labelledby': title.id }, head, body);
-  const summary = h('summary');
-  const scroller = h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': title.id }, table);
-  const details = h('details', { class: 'data-details' }, summary, title, scroller);
-  return { details, summary, title, head, body, table };
-}
-
-/** Fill a dataTable's head and body: cols = [text], rows = [[cell text]] (first cell a row header). */
-export function fillTable(tbl, cols, rows) {
-  tbl.head.replaceChildren(h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: c }))));
-  tbl.body.replaceChildren(...rows.map((r) => h('tr', {}, r.map((c, i) =>
-    i === 0 ? h('th', { scope: 'row', text: c }) : h('td', { text: c })))));
-}
-
-/** Run fn when `el` comes within `margin` of the viewport (once). */
-export function whenNear(el, fn, margin = '400px') {
-  if (!('IntersectionObserver' in window)) {
-    fn();
-    return;
-  }
-  const io = new IntersectionObserver((entries) => {
-    if (entries.some((e) => e.isIntersecting)) {
-      io.disconnect();
-      fn();
-    }
-  }, { rootMargin: margin });
-  io.observe(el);
-}
-
-export const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;

@@ -1,7 +1,9 @@
 // The language <select>. mount(element) -> {relabel()}; main.js relabels all
 // widgets when the language changes.
-import { LANGS, getLang, setLang, t } from '../i18n.js';
+import { LANGS, defineStrings, getLang, setLang, t } from '../i18n.js';
 import { h } from '../dom.js';
+
+defineStrings('lang', { en: { label: 'Language' }, zh: { label: '语言' } });
 
 export function mount(root) {
   const select = h('select', { id: 'lang-select' },

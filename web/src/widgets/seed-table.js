@@ -9,6 +9,7 @@ import { t } from '../i18n.js';
 import { DASH, fixed, int, list, num, percent } from '../format.js';
 import { h, setFieldError } from '../dom.js';
 import { parseNumber, parseScores } from '../parse.js';
+import './strings.js';
 
 // The initial inputs: the seed's example (d_k = 64) and a small one (d_k = 4).
 export const EXAMPLES = [
@@ -18,24 +19,24 @@ export const EXAMPLES = [
 
 // Each example shows two rows: the divisor spec is resolved by the core.
 const ROWS = [
-  { key: 'unscaled', label: 'row.unscaled', divisor: '1' },
-  { key: 'scaled', label: 'row.scaled', divisor: 'sqrt' },
+  { key: 'unscaled', label: 'seed.row.unscaled', divisor: '1' },
+  { key: 'scaled', label: 'seed.row.scaled', divisor: 'sqrt' },
 ];
 
 const COLUMNS = [
-  ['case', 'col.case'],
-  ['scores', 'col.scores'],
-  ['divisor', 'col.divisor'],
-  ['probs', 'col.probs'],
-  ['entropy', 'col.entropy'],
-  ['maxProb', 'col.maxProb'],
-  ['jacobian', 'col.jacobian'],
+  ['case', 'seed.col.case'],
+  ['scores', 'seed.col.scores'],
+  ['divisor', 'seed.col.divisor'],
+  ['probs', 'seed.col.probs'],
+  ['entropy', 'seed.col.entropy'],
+  ['maxProb', 'seed.col.maxProb'],
+  ['jacobian', 'seed.col.jacobian'],
 ];
 
 /** A message for a field: {key, params} from the parser or {core: text} from the core. */
 function messageText(m) {
   if (!m) return '';
-  return m.core !== undefined ? t('err.core', { message: m.core }) : t(m.key, m.params);
+  return m.core !== undefined ? t('widget.coreError', { message: m.core }) : t(m.key, m.params);
 }
 
 export function mount(root, client, { examples = EXAMPLES, idPrefix = 'seed', onRender } = {}) {
@@ -132,7 +133,7 @@ export function mount(root, client, { examples = EXAMPLES, idPrefix = 'seed', on
     cells.divisor.textContent = !result
       ? DASH
       : spec.divisor === 'sqrt'
-        ? t('divisor.sqrt', { dk: int(result.dk), value: num(result.divisor.value, 6) })
+        ? t('seed.divisor.sqrt', { dk: int(result.dk), value: num(result.divisor.value, 6) })
         : num(result.divisor.value, 6);
     // One wrapper, so the narrow layout's label/value grid keeps the list in one cell.
     cells.probs.replaceChildren(result

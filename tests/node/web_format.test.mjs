@@ -1,0 +1,47 @@
+// web/src/format.js, the one number formatter of the pages: the formats that
+// replaced hand-written ones (the checker's num/pct, the benchmark page's
+// toFixed, the lab's oneDecimal, the axes' tick labels) give the same text.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ROOT } from './paths.mjs';
+
+// i18n.js reads the page URL and the browser's languages when it loads; a
+// language switch writes the URL and relabels the document.
+globalThis.location ??= { search: '', href: 'http://localhost/' };
+globalThis.navigator ??= { languages: ['en'], language: 'en' };
+globalThis.history ??= { state: null, replaceState() {} };
+globalThis.document ??= { documentElement: {}, querySelectorAll: () => [] };
+const F = await import(path.join(ROOT, 'web/src/format.js'));
+const { setLang } = await import(path.join(ROOT, 'web/src/i18n.js'));
+
+const VALUES = [0, 0.000123456, 0.004, 0.05, 0.125, 0.5, 0.9951, 1, 2.3456, 12.5, 21.625, 99.949, 123.456, 999.4];
+
+// Where the shortest decimal of a double is a tie that its binary value is not
+// (0.995 is 0.99499999…), Intl rounds the decimal (1.00) and toFixed the binary
+// value (0.99); a measured rate or a ratio of two is never such a tie.
+test('decimals: the text toFixed gave below 1000, in both languages', () => {
+  for (const lang of ['en', 'zh']) {
+    setLang(lang);
+    for (const x of VALUES) for (const d of [0, 1, 2]) assert.equal(F.decimals(x, d), x.toFixed(d), `${x} to ${d} (${lang})`);
+  }
+  setLang('en');
+  assert.equal(F.decimals(0.995, 2), '1.00');
+  assert.equal(F.decimals(NaN, 1), F.DASH);
+});
+
+test('significant and percentNumber: the checker report\'s former num and pct', () => {
+  const oldNum = (x, digits = 3) => new Intl.NumberFormat('en', { maximumSignificantDigits: digits }).format(x);
+  const oldPct = (share) => new Intl.NumberFormat('en', { maximumFractionDigits: share > 0 && share < 0.01 ? 1 : 0 }).format(100 * share);
+  for (const x of [...VALUES, -0.0371, 1234567.8, 1e-9]) {
+    assert.equal(F.significant(x), oldNum(x), String(x));
+    assert.equal(F.significant(x, 5), oldNum(x, 5), String(x));
+  }
+  for (const share of [0, 0.0004, 0.004, 0.0099, 0.01, 0.126, 0.5, 1]) assert.equal(F.percentNumber(share), oldPct(share), String(share));
+  for (const missing of [null, undefined, NaN, Infinity]) assert.equal(F.significant(missing), '—');
+});
+
+test('axis labels: log ticks and powers of ten', () => {
+  assert.deepEqual([4096, 16, 1, 0.5, 0.01, 0.0012345].map(F.logTick), ['4096', '16', '1', '0.5', '0.01', '0.0012']);
+  assert.deepEqual([0, 1, 2, -3, -32, 12].map(F.powerOfTen), ['1', '10', '10²', '10⁻³', '10⁻³²', '10¹²']);
+});

@@ -57,6 +57,9 @@ test('the page runs under the strict CSP, with a keyboard-reachable file input',
   assert.equal(await page.$eval('#check-file', (el) => el.tabIndex), 0);
   assert.match(await page.textContent('#check-privacy'), /never leaves your browser/);
   assert.match(await page.textContent('#check-snippet'), /register_forward_hook/);
+  // The limits the page states are the core's (checkLimits()), not copies in JS.
+  await page.waitForFunction(() => document.getElementById('check-limits').textContent !== '');
+  assert.match(await page.textContent('#check-limits'), /^Limits: files up to 64 MiB; q and k up to 4194304 values each/);
 });
 
 test('every bad input, uploaded, gives the CLI\'s message and leaves the page working', { timeout: 300_000 }, async () => {

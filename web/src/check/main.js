@@ -16,10 +16,18 @@ import snippet from './capture_qk.py?raw';
 // The checker's own core module (readers, report), in a worker of its own.
 const client = createClient('check');
 
-// size_limits.h: kMaxCheckFileBytes and kMaxCheckValues. The core enforces
-// them too; the page checks the size first so a huge file is never read.
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
-const MAX_VALUES = 1 << 22;
+// The checker's limits, from the core (base/size_limits.h through the module's
+// checkLimits()), not copied here: the page states them, and checks a file's
+// size against them first so a huge file is never read. Until the core has
+// answered, the sentence that states them stays empty.
+let limits = null;
+const limitsReady = client.call('checkLimits').then((l) => {
+  limits = l;
+  relabel();
+  return l;
+});
+limitsReady.catch(() => {});  // a core that did not load is reported in the footer
+const limitParams = () => (limits ? { mb: limits.maxFileBytes / 2 ** 20, values: limits.maxValues } : null);
 const SAMPLES = [
   { file: 'init.npz', key: 'check.sampleInit' },
   { file: 'saturated.npz', key: 'check.sampleSaturated' },
@@ -103,7 +111,10 @@ function relabel() {
   byId('check-title').textContent = t('check.title');
   byId('check-lede').textContent = t('check.lede');
   byId('check-privacy').textContent = t('check.privacy');
-  for (const [key, el] of Object.entries(texts)) el.textContent = t(key, { mb: MAX_FILE_BYTES >> 20, values: MAX_VALUES });
+  for (const [key, el] of Object.entries(texts)) {
+    const needsLimits = key === 'check.limits';
+    el.textContent = needsLimits && !limits ? '' : t(key, limitParams() ?? {});
+  }
   dropText.textContent = t('check.drop');
   chooseLabel.textContent = t('check.choose');
   copyButton.textContent = t('check.copy');
@@ -181,9 +192,14 @@ async function checkFiles(list) {
   const files = Array.from(list);
   if (files.length < 1) return;
   if (files.length > 2) return fail(t('check.tooMany', { n: files.length }));
+  try {
+    await limitsReady;
+  } catch (e) {
+    return fail(t('check.failed', { message: e.message }));
+  }
   for (const f of files)
-    if (f.size > MAX_FILE_BYTES)
-      return fail(t('check.tooBig', { name: f.name, size: decimals(f.size / 2 ** 20, 1), mb: MAX_FILE_BYTES >> 20 }));
+    if (f.size > limits.maxFileBytes)
+      return fail(t('check.tooBig', { name: f.name, size: decimals(f.size / 2 ** 20, 1), ...limitParams() }));
   const ordered = files.length === 2 ? orderPair(files) : files;
   let read;
   try {

@@ -1,4 +1,4 @@
-// Draws a checker report (the JSON of cpp/core/qk_check.h, as `attnlab check`
+// Draws a checker report (the JSON of cpp/core/checker/report.h, as `attnlab check`
 // prints it): a summary line, a per-head bar chart of saturated rows at each
 // divisor, the per-head table (the chart's text alternative), and its CSV.
 import { h } from '../dom.js';

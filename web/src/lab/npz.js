@@ -6,7 +6,7 @@
 //   .npz: a zip of .npy members, stored (method 0, no compression), each with
 //     its CRC-32, a central directory and the end record; timestamps fixed at
 //     1980-01-01 so the same arrays give the same bytes.
-// The core has the same writer (core/npy.h write_npy, core/npz.h write_npz);
+// The core has the same writer (core/checker/io/npy.h write_npy, npz.h write_npz);
 // it is not bound to JS, and these few lines save a round trip of megabytes.
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -93,7 +93,7 @@ export function npz(members) {
  * A TrainSession q/k snapshot as the checker reads it: q [heads, samples, d_k]
  * (the query position of each sample), k [heads, samples·seq, d_k] (every key
  * of every sample), "sequences" = [samples] so the checker scores each query
- * against the keys of its own sequence only (core/qk_input.h), and the logits
+ * against the keys of its own sequence only (core/checker/qk_input.h), and the logits
  * [samples, heads, seq] the softmax saw.
  * @param {{samples, heads, seq, dk, q: Float32Array, k: Float32Array, logits: Float32Array}} snap
  *   q [samples, heads·dk], k [samples, seq, heads·dk] as the core returns them

@@ -14,7 +14,7 @@ import {
   divisorOptions, parseSteps, trainOptions,
 } from './config.js';
 import { Pool, CORES } from './pool.js';
-import { swatch } from './charts.js';
+import { swatch } from './swatch.js';
 
 export function mountSweep(section, { formValues }) {
   const pool = new Pool('sweep');

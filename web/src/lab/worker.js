@@ -9,6 +9,7 @@
 //   init(build) -> {simd, kernel}     load the core ('auto' | 'simd' | 'scalar'), then warm it up
 //   validate([options]) -> [{error, argument}]      the core's verdict on each options object
 //   referenceLr(opt, dk, dModel) -> {error, argument, lr}
+//   limits() -> {maxDk, maxHeads, maxStepsPerCall, maxSeed, initBandLow, initBandHigh}   the core's trainLimits()
 //   qk(runId, samples) -> {step, samples, heads, seq, dk, q, k, logits}
 //   start({runId, options, steps, mapEvery, evalSamples, keep}), pause(runId), resume(runId), drop(runId)
 // Events, each with its runId:
@@ -193,6 +194,12 @@ const emit = serve({
     await core();
     const { error, argument, lr } = M.trainReferenceLr(String(optimizer), dk, dModel);
     return { error, argument, lr };
+  },
+  // The core's own limits and the init checkpoint's pass band, so the page copies no number of the C++.
+  async limits() {
+    await core();
+    const { maxDk, maxHeads, maxStepsPerCall, maxSeed, initBandLow, initBandHigh } = M.trainLimits();
+    return { maxDk, maxHeads, maxStepsPerCall, maxSeed, initBandLow, initBandHigh };
   },
   // q and k of a fixed batch of the run, as it is now (before QK-LayerNorm), and its logits.
   async qk(runId, samples) {

@@ -1,0 +1,92 @@
+// What a comparison (comparison.js) reads as, beside the charts: the init
+// checkpoint table, the charts' legend and data tables, and the summary in
+// words. Each function renders the comparison it is given into its element;
+// every number comes from the runs.
+import { t } from '../i18n.js';
+import { h } from '../dom.js';
+import { decimals, fixed, int, num } from '../format.js';
+import './strings.js';
+import { swatch } from './swatch.js';
+import { divisorLabel } from './run-cards.js';
+
+const DATA_ROWS = 10;  // logged rows per run in the charts' data table
+const TABLE_COLS = ['step', 'loss', 'accuracy', 'grad_wq', 'grad_wk', 'attn_entropy', 'logit_max_abs'];
+
+// band: [low, high], the core's pass band as factors of the unit-variance value
+// (trainLimits()); null until the core has said, and then no marks are shown.
+function mark(value, target, band) {
+  if (!band) return '';
+  const ok = value >= band[0] * target && value <= band[1] * target;
+  return h('span', { class: `badge ${ok ? 'pass' : 'warn'}`, dataset: { verdict: ok ? 'pass' : 'warn' } },
+    h('span', { 'aria-hidden': 'true', text: ok ? '✓' : '⚠' }),
+    h('span', { class: 'visually-hidden', text: ok ? t('lab.init.pass') : t('lab.init.warn') }));
+}
+
+/** The init checkpoint: Var(q), Var(k), Var(q·k), Var(logit), spread per run, marked against the band. */
+export function renderInit(table, cmp, band) {
+  const dk = cmp.plan.config.dk;
+  const head = h('tr', {}, ['colDivisor', 'colVarQ', 'colVarK', 'colVarQk', 'colVarLogit', 'colSpread', 'colEntropy', 'colMax']
+    .map((k) => h('th', { scope: 'col', text: t(`lab.init.${k}`, { dk: int(dk) }) })));
+  const body = cmp.runs.filter((r) => r.init).map((r) => {
+    const i = r.init;
+    const spread = r.data.logit_spread?.[0];
+    const cell = (value, target, sig = 3) => h('td', {}, num(value, sig), ' ', mark(value, target, band));
+    return h('tr', { dataset: { option: r.option } },
+      h('th', { scope: 'row' }, swatch(r), ' ', divisorLabel(r)),
+      cell(i.varQ, 1), cell(i.varK, 1),
+      h('td', {}, num(i.varQk, 4), ' ', mark(i.varQk, dk, band), h('span', { class: 'sub', text: t('lab.init.theory', { v: num(i.theoryVarQk, 4) }) })),
+      cell(i.varLogit, 1),
+      spread === undefined ? h('td', { text: '…' }) : cell(spread, 1),
+      h('td', { text: num(i.attnEntropy, 3) }), h('td', { text: num(i.attnMax, 3) }));
+  });
+  table.replaceChildren(
+    h('caption', { text: t('lab.init.caption', { n: int(cmp.runs.find((r) => r.init)?.init.samples ?? 0), dk: int(dk) }) }),
+    h('thead', {}, head), h('tbody', {}, body));
+}
+
+/** The charts' data tables: the last DATA_ROWS logged rows of each run. */
+export function renderDataTables(host, cmp) {
+  host.replaceChildren(...cmp.runs.filter((r) => r.columns).map((r) => {
+    const n = r.data.step.length;
+    const from = Math.max(0, n - DATA_ROWS);
+    return h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': divisorLabel(r) },
+      h('table', { class: 'data-table', dataset: { option: r.option } },
+        h('caption', { text: t('lab.data.caption', { label: divisorLabel(r), n: n - from }) }),
+        h('thead', {}, h('tr', {}, TABLE_COLS.map((c) => h('th', { scope: 'col', text: t(`lab.col.${c}`) })))),
+        h('tbody', {}, Array.from({ length: n - from }, (_, k) => h('tr', {},
+          TABLE_COLS.map((c, j) => (j === 0
+            ? h('th', { scope: 'row', text: int(r.data.step[from + k]) })
+            : h('td', { text: num(r.data[c][from + k], 4) }))))))));
+  }));
+}
+
+/** The legend and the charts' names, which list the runs by label. */
+export function renderLegend(legend, charts, cmp) {
+  const names = cmp.runs.map((r) => `${divisorLabel(r)} (${t(`lab.color.${r.slot}`)})`).join('; ');
+  legend.setAttribute('aria-label', t('lab.curves.legend'));
+  legend.replaceChildren(...cmp.runs.map((r) => h('li', { class: `slot-${r.slot}` }, swatch(r), ' ',
+    h('span', { text: divisorLabel(r) }), h('span', { class: 'visually-hidden', text: ` (${t(`lab.color.${r.slot}`)})` }))));
+  charts.setLabels((spec) => [t(`lab.chart.${spec.key}`), t('lab.chart.name', { title: t(`lab.chart.${spec.key}`), runs: names })]);
+}
+
+/** What the comparison shows, in words: each finished run against √d_k, and the time taken. */
+export function renderSummary(el, cmp) {
+  const done = cmp.runs.filter((r) => r.finished);
+  const ref = done.find((r) => r.option === 'sqrt');
+  const lines = done.map((r) => {
+    const acc = fixed(100 * r.eval.accuracy, 1);
+    if (!r.stepsTo90) return t('lab.sum.never', { label: divisorLabel(r), steps: int(cmp.plan.steps), acc });
+    if (ref && ref !== r && ref.stepsTo90)
+      return t('lab.sum.reachedVs', { label: divisorLabel(r), step: int(r.stepsTo90), acc, ratio: decimals(r.stepsTo90 / ref.stepsTo90, 1) });
+    return t('lab.sum.reached', { label: divisorLabel(r), step: int(r.stepsTo90), acc });
+  });
+  const c = cmp.plan.config;
+  el.replaceChildren(
+    h('h3', { text: t('lab.sum.heading') }),
+    h('p', { text: t('lab.sum.setting', { dk: int(c.dk), heads: int(c.heads), opt: t(`lab.opt.${c.optimizer}`), lr: num(c.lr, 3), steps: int(c.steps), seed: c.seed }) }),
+    h('ul', {}, lines.map((line) => h('li', { text: line }))),
+    ...(cmp.totalMs === null ? [h('p', { class: 'hint', text: t('lab.sum.partial') })] : [
+      h('p', { class: 'lab-sum-time', text: t('lab.sum.time', {
+        seconds: decimals(cmp.totalMs / 1000, 1), n: int(cmp.runs.length), workers: int(cmp.workers) }) }),
+      h('p', { class: 'hint', text: t('lab.sum.note') })]));
+}

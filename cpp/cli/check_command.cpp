@@ -11,6 +11,7 @@
 #include "checker/io/npy.h"
 #include "checker/io/npz.h"
 #include "checker/report.h"
+#include "output.h"
 #include "sample_qk.h"
 
 namespace attncli {
@@ -90,13 +91,6 @@ int run_check(const std::vector<std::string>& argv, std::ostream& out) {
 
 namespace {
 
-void write_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream f(path, std::ios::binary);
-  if (!f) throw UsageError("cannot write '" + path + "'");
-  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!f) throw UsageError("cannot write '" + path + "'");
-}
-
 // --source lab: q and k of a real training-lab run, with its `sequences` array
 // (shape (1, 1), as the lab's export writes it).
 int run_lab_sample(const Args& a, std::ostream& out) {
@@ -104,12 +98,13 @@ int run_lab_sample(const Args& a, std::ostream& out) {
   c.kind = attn::parse_sample_kind(a.text("kind", "init"));
   c.seed = a.integer("seed", 0, 0, std::numeric_limits<std::uint64_t>::max() >> 11);
   c.steps = a.integer("steps", 200, 1, 5000);
+  AtomicFile file(a.text("out", ""));  // a bad path fails now, not after the training
   const attn::QkTensors t = attn::lab_sample_qk(c);
   const float sequences = static_cast<float>(t.sequences);
   const auto bytes = attn::write_npz({{"q", attn::write_npy(t.q.data(), {t.heads, t.n_q, t.dk})},
                                       {"k", attn::write_npy(t.k.data(), {t.heads, t.n_k, t.dk})},
                                       {"sequences", attn::write_npy(&sequences, {1, 1})}});
-  write_file(a.text("out", ""), bytes);
+  file.commit(bytes);
   out << "{\"kind\":\"" << attn::sample_kind_name(c.kind) << "\",\"source\":\"lab\",\"seed\":" << c.seed
       << ",\"steps\":" << (c.kind == attn::SampleKind::Init ? 0 : c.steps) << ",\"q_shape\":[" << t.heads
       << "," << t.n_q << "," << t.dk << "],\"k_shape\":[" << t.heads << "," << t.n_k << "," << t.dk
@@ -121,7 +116,7 @@ int run_lab_sample(const Args& a, std::ostream& out) {
 
 int run_sample_qk(const std::vector<std::string>& argv, std::ostream& out) {
   const Args a(argv, {"kind", "out", "seed", "heads", "n", "dk", "source", "steps"});
-  if (!a.has("out")) throw UsageError("--out FILE.npz is required");
+  if (a.text("out", "").empty()) throw UsageError("--out FILE.npz is required");
   const std::string source = a.text("source", "synthetic");
   if (source == "lab") return run_lab_sample(a, out);
   if (source != "synthetic")
@@ -132,15 +127,12 @@ int run_sample_qk(const std::vector<std::string>& argv, std::ostream& out) {
   c.heads = a.integer("heads", 4, 1, 64);
   c.n = a.integer("n", 64, 2, 1024);
   c.dk = a.integer("dk", 64, 1, 1024);
+  AtomicFile file(a.text("out", ""));
   const attn::QkTensors t = attn::sample_qk(c);
   const std::vector<std::size_t> shape{t.heads, t.n_q, t.dk};
   const auto bytes = attn::write_npz({{"q", attn::write_npy(t.q.data(), shape)},
                                       {"k", attn::write_npy(t.k.data(), shape)}});
-  const std::string path = a.text("out", "");
-  std::ofstream f(path, std::ios::binary);
-  if (!f) throw UsageError("cannot write '" + path + "'");
-  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!f) throw UsageError("cannot write '" + path + "'");
+  file.commit(bytes);
   out << "{\"kind\":\"" << attn::sample_kind_name(c.kind)
       << "\",\"seed\":" << c.seed << ",\"shape\":[" << t.heads << "," << t.n_q << "," << t.dk
       << "],\"bytes\":" << bytes.size() << "}\n";

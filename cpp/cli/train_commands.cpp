@@ -11,6 +11,7 @@
 
 #include "args.h"
 #include "kernels/matmul.h"
+#include "output.h"
 #include "train/train_config.h"
 #include "train/trainer.h"
 
@@ -286,6 +287,7 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   if (format == "csv") {
     for (std::size_t j = 0; j < cols.size(); ++j) out << (j ? "," : "") << cols[j];
     out << "\n" << std::flush;
+    check_output(out);
   }
   Progress bar(err);
   for (std::size_t i = 0; i < grid.size(); ++i) {
@@ -321,6 +323,7 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     } else {
       out << row.dump() << "\n" << std::flush;
     }
+    check_output(out);  // nobody reads the rows: stop before the next (long) run
   }
   return 0;
 }

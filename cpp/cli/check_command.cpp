@@ -7,6 +7,7 @@
 
 #include "args.h"
 #include "base/divisor.h"
+#include "base/format.h"
 #include "base/size_limits.h"
 #include "checker/io/npy.h"
 #include "checker/io/npz.h"
@@ -49,20 +50,21 @@ CheckRequest parse_check_args(const std::vector<std::string>& argv) {
 
 std::vector<std::uint8_t> read_input_file(const std::string& path) {
   namespace fs = std::filesystem;
+  const std::string shown = attn::escaped(path, 1024);
   std::error_code ec;
   const auto status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) throw UsageError("cannot open '" + path + "'");
-  if (!fs::is_regular_file(status)) throw UsageError("'" + path + "' is not a regular file");
+  if (ec || !fs::exists(status)) throw UsageError("cannot open '" + shown + "'");
+  if (!fs::is_regular_file(status)) throw UsageError("'" + shown + "' is not a regular file");
   const auto size = fs::file_size(path, ec);
-  if (ec) throw UsageError("cannot read '" + path + "'");
+  if (ec) throw UsageError("cannot read '" + shown + "'");
   if (size > attn::limits::kMaxCheckFileBytes)
-    throw UsageError("'" + path + "' is " + std::to_string(size) + " bytes, more than the limit of " +
+    throw UsageError("'" + shown + "' is " + std::to_string(size) + " bytes, more than the limit of " +
                      std::to_string(attn::limits::kMaxCheckFileBytes >> 20) + " MiB");
   std::ifstream f(path, std::ios::binary);
-  if (!f) throw UsageError("cannot open '" + path + "'");
+  if (!f) throw UsageError("cannot open '" + shown + "'");
   std::vector<std::uint8_t> data(static_cast<std::size_t>(size));
   f.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(size));
-  if (static_cast<std::uintmax_t>(f.gcount()) != size) throw UsageError("cannot read '" + path + "'");
+  if (static_cast<std::uintmax_t>(f.gcount()) != size) throw UsageError("cannot read '" + shown + "'");
   return data;
 }
 
@@ -120,7 +122,7 @@ int run_sample_qk(const std::vector<std::string>& argv, std::ostream& out) {
   const std::string source = a.text("source", "synthetic");
   if (source == "lab") return run_lab_sample(a, out);
   if (source != "synthetic")
-    throw UsageError("--source must be 'synthetic' or 'lab', got '" + source.substr(0, 64) + "'");
+    throw UsageError("--source must be 'synthetic' or 'lab', got '" + attn::escaped(source) + "'");
   attn::SampleQkConfig c;
   c.kind = attn::parse_sample_kind(a.text("kind", "init"));
   c.seed = a.integer("seed", 1, 0, std::numeric_limits<std::uint64_t>::max() >> 11);

@@ -13,6 +13,7 @@
 #include "args.h"
 #include "base/argument_error.h"
 #include "base/divisor.h"
+#include "base/format.h"
 #include "base/size_limits.h"
 #include "explain/attention.h"
 #include "explain/qk_sampler.h"
@@ -97,9 +98,9 @@ std::string slurp(const std::string& path, std::istream& in) {
     read_all(in);
   } else {
     std::ifstream f(path, std::ios::binary);
-    if (!f) throw UsageError("input: cannot open '" + path + "'");
+    if (!f) throw UsageError("input: cannot open '" + attn::escaped(path, 1024) + "'");
     read_all(f);
-    if (f.bad()) throw UsageError("input: cannot read '" + path + "'");
+    if (f.bad()) throw UsageError("input: cannot read '" + attn::escaped(path, 1024) + "'");
   }
   return data;
 }

@@ -9,6 +9,7 @@
 
 #include "args.h"
 #include "base/argument_error.h"
+#include "base/format.h"
 #include "check_command.h"
 #include "commands.h"
 #include "output.h"
@@ -32,8 +33,21 @@ const char* kUsage =
     "  sample-qk --source lab --out FILE.npz [--kind init|saturated|learned] [--seed S]\n"
     "            [--steps N]   q and k of a training-lab run, as the lab exports them\n";
 
+// The values in messages are escaped where they are echoed (attn::escaped);
+// this keeps the promise of one line for any message, a library's too.
+std::string one_line(const std::string& message) {
+  std::string out;
+  for (char c : message) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += attn::strf("\\x%02x", static_cast<unsigned char>(c));
+    else out += c;
+  }
+  return out;
+}
+
 int fail(const std::string& message, int status = 2) {
-  std::cerr << "attnlab: " << message << "\n";
+  std::cerr << "attnlab: " << one_line(message) << "\n";
   return status;
 }
 
@@ -49,7 +63,7 @@ int run(const std::string& cmd, const std::vector<std::string>& rest) {
   if (cmd == "sweep") return attncli::run_sweep(rest, std::cout, std::cerr);
   if (cmd == "check") return attncli::run_check(rest, std::cout);
   if (cmd == "sample-qk") return attncli::run_sample_qk(rest, std::cout);
-  throw attncli::UsageError("unknown command '" + cmd + "' (try --help)");
+  throw attncli::UsageError("unknown command '" + attn::escaped(cmd) + "' (try --help)");
 }
 
 }  // namespace

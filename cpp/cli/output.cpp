@@ -11,6 +11,8 @@
 #include <iostream>
 #include <streambuf>
 
+#include "base/format.h"
+
 namespace attncli {
 
 namespace {
@@ -161,7 +163,7 @@ void AtomicFile::commit(const std::vector<std::uint8_t>& bytes) {
 void AtomicFile::fail(const std::string& what, int error) {
   // Also from the constructor, where no destructor will run.
   clean_up();
-  throw OutputError("cannot write '" + path_ + "'" + (what.empty() ? reason(error) : ": " + what));
+  throw OutputError("cannot write '" + attn::escaped(path_, 1024) + "'" + (what.empty() ? reason(error) : ": " + what));
 }
 
 }  // namespace attncli

@@ -6,6 +6,7 @@
 
 #include "base/argument_checks.h"
 #include "base/argument_error.h"
+#include "base/format.h"
 #include "base/rng.h"
 #include "train/trainer.h"
 
@@ -16,7 +17,7 @@ SampleKind parse_sample_kind(std::string_view text) {
   if (text == "saturated") return SampleKind::Saturated;
   if (text == "learned") return SampleKind::Learned;
   throw ArgumentError("kind", "kind must be 'init', 'saturated' or 'learned', got '" +
-                                  std::string(text.substr(0, 64)) + "'");
+                                  escaped(text) + "'");
 }
 
 const char* sample_kind_name(SampleKind k) {

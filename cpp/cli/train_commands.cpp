@@ -10,6 +10,7 @@
 #include <ostream>
 
 #include "args.h"
+#include "base/format.h"
 #include "kernels/matmul.h"
 #include "output.h"
 #include "train/train_config.h"
@@ -56,7 +57,7 @@ std::vector<std::string> split(const std::string& name, const std::string& s) {
   while (true) {
     const std::size_t comma = s.find(',', start);
     out.push_back(s.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (out.back().empty()) throw UsageError("--" + name + " has an empty item in '" + s + "'");
+    if (out.back().empty()) throw UsageError("--" + name + " has an empty item in '" + attn::escaped(s) + "'");
     if (comma == std::string::npos) return out;
     start = comma + 1;
   }
@@ -71,7 +72,7 @@ std::uint64_t list_integer(const std::string& name, const std::string& item, std
 
 std::string format_of(const Args& a) {
   const std::string f = a.text("format", "json");
-  if (f != "json" && f != "csv") throw UsageError("--format must be 'json' or 'csv', got '" + f + "'");
+  if (f != "json" && f != "csv") throw UsageError("--format must be 'json' or 'csv', got '" + attn::escaped(f) + "'");
   return f;
 }
 
@@ -94,7 +95,7 @@ double lr_option(const Args& a, const std::string& name, attn::OptimizerKind opt
   const double lr = a.real(name, 0.0);
   if (!(lr > 0.0 && lr <= L::kMaxLr))
     throw UsageError("--" + name + " must be a number in (0, " + csv_num(L::kMaxLr) + "], got " +
-                     a.text(name, ""));
+                     attn::escaped(a.text(name, "")));
   return lr;
 }
 

@@ -237,6 +237,13 @@ def main():
          npz([("q", npy(qs, (2, 3, 4))), ("k", npy(ks, (2, 15, 4))), ("sequences", npy([2.5], (1, 1)))]))
     case("npz-one-key", "softmax over one key", ["npz/bad_one_key.npz"],
          "k has 1 row", npz([("q", npy(q2, (5, 4))), ("k", npy(k2[:4], (1, 4)))]))
+    # Issue 14, class 7: names and fields from the file are echoed escaped, on one line.
+    case("npz-member-name-newline", "a member name with a newline (one stderr line)",
+         ["npz/bad_member_name_newline.npz"], "npz: no array named 'q' (the archive holds q\\nx, k\\x1b[0m)",
+         npz([("q\nx", npy(q3, (2, 5, 4))), ("k\x1b[0m", npy(k3, (2, 5, 4)))]))
+    case("csv-tag-escape", "a terminal escape where a row's name should be (one stderr line)",
+         ["csv/bad_tag_escape.csv"], "csv: line 1 starts with '\\x1b[2Jq', not 'q' or 'k'",
+         "\x1b[2Jq,1,2\nk,1,2\n")
     case("csv-ragged", "shape does not match (CSV)", ["csv/bad_ragged.csv"],
          "csv: line 3 has 3 values, but the first q row (line 1) has 4",
          "q,1,2,3,4\nq,5,6,7,8\nq,1,2,3\nk,1,2,3,4\nk,1,2,3,4\n")

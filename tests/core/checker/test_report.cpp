@@ -313,6 +313,11 @@ TEST_CASE("check: the loader refuses what one file cannot hold", "[check][errors
         "q and k need different names, got 'q' twice");
   CHECK(error_of([&] { attn::parse_format("xls"); }) ==
         "format must be 'auto', 'npy', 'npz', 'csv' or 'json', got 'xls'");
+  // Values from the command line or a file are echoed escaped, on one line.
+  CHECK(error_of([&] { attn::parse_format("npz\n"); }) ==
+        "format must be 'auto', 'npy', 'npz', 'csv' or 'json', got 'npz\\n'");
+  CHECK(error_of([&] { attn::load_qk(npy.data(), npy.size(), attn::TensorFormat::Npz, {"q\nx", "k"}); }) ==
+        "array names must be 1 to 64 printable characters without spaces, commas or quotes, got 'q\\nx'");
   CHECK(attn::format_from_name("dump/Q.NPY") == attn::TensorFormat::Npy);
   CHECK(attn::format_from_name("qk.txt") == attn::TensorFormat::Csv);
   CHECK(attn::format_from_name("qk") == attn::TensorFormat::Auto);

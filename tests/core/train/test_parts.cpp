@@ -133,6 +133,23 @@ TEST_CASE("names parse, and anything else is an ArgumentError naming the field",
   REQUIRE(field([] { attn::parse_task("nope"); }) == "task");
   REQUIRE(field([] { attn::parse_optimizer("rmsprop"); }) == "optimizer");
   REQUIRE(field([] { attn::parse_init("he"); }) == "init");
+  // A value with a newline or a terminal escape is echoed on one line.
+  auto message = [](auto f) {
+    try {
+      f();
+    } catch (const attn::ArgumentError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(message([] { attn::parse_task("recall\ncopy"); }) == "task must be 'recall' or 'copy', got 'recall\\ncopy'");
+  CHECK(message([] { attn::parse_optimizer("adam\x1b[2J"); }) ==
+        "optimizer must be 'adam' or 'sgd', got 'adam\\x1b[2J'");
+  CHECK(message([] { attn::parse_init("he\r"); }) == "init must be 'xavier', 'lecun' or 'normal', got 'he\\r'");
+  CHECK(message([] {
+          attn::TrainConfig t;
+          attn::apply_divisor_option(t, "qk\u2028norm");
+        }) == "divisor must be 'sqrt', 'dk', 'qknorm' or a number in [1e-30, 1e+12], got 'qk\\u2028norm'");
   attn::TrainConfig c;
   REQUIRE(field([&] { attn::apply_divisor_option(c, "qk"); }) == "divisor");
   REQUIRE(field([&] { attn::apply_divisor_option(c, "0"); }) == "divisor");

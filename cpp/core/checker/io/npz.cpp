@@ -29,11 +29,7 @@ constexpr auto kCrcTable = make_crc_table();
 std::uint32_t u16(const std::uint8_t* p) { return p[0] | (std::uint32_t{p[1]} << 8); }
 std::uint32_t u32(const std::uint8_t* p) { return u16(p) | (u16(p + 2) << 16); }
 
-std::string printable(const std::string& s) {
-  std::string o;
-  for (char c : s.substr(0, 60)) o += (c >= 32 && c < 127) ? c : '?';
-  return s.size() > 60 ? o + "..." : o;
-}
+std::string printable(const std::string& s) { return escaped(s, 60); }
 
 const char* method_name(std::uint16_t m) {
   switch (m) {

@@ -88,6 +88,14 @@ TEST_CASE("npz: each damaged or unsupported archive gives its message", "[npz][e
   Bytes encrypted = z;
   encrypted[z.size() - 22 - 2 * (46 + 5) + 8] |= 1;  // the first central entry's flags
   CHECK(err(encrypted) == "npz: member 'q.npy' is encrypted");
+  // Member names are the file's: echoed escaped, on one line.
+  const std::vector<float> v{1, 2};
+  const Bytes odd = attn::write_npz({{"q\nline", attn::write_npy(v.data(), {1, 2})},
+                                     {"k\x1b[0m", attn::write_npy(v.data(), {1, 2})}});
+  CHECK(err(odd) == "npz: no array named 'q' (the archive holds q\\nline, k\\x1b[0m)");
+  Bytes odd_deflated = odd;
+  set_method(odd_deflated, 8);
+  CHECK(err(odd_deflated, "q\nline").find("npz: member 'q\\nline.npy' is deflate-compressed") == 0);
 }
 
 TEST_CASE("npz: every prefix of a valid archive is an error, never a crash", "[npz][errors]") {

@@ -22,6 +22,7 @@ import json
 import math
 import os
 import struct
+import warnings
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -72,12 +73,13 @@ def to_fortran(values, shape):
     return out
 
 
-def npz(members, compression=zipfile.ZIP_STORED):
-    """A zip as numpy.savez writes it: a '<name>.npy' member per array."""
+def npz(members, compression=zipfile.ZIP_STORED, suffix=".npy"):
+    """A zip as numpy.savez writes it: a '<name>.npy' member per array (suffix "": names as given)."""
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", compression=compression, allowZip64=True) as z:
+    with zipfile.ZipFile(buf, "w", compression=compression, allowZip64=True) as z, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns of a duplicate name: some cases want one
         for name, data in members:
-            info = zipfile.ZipInfo(name + ".npy", date_time=STAMP)
+            info = zipfile.ZipInfo(name + suffix, date_time=STAMP)
             info.compress_type = compression
             with z.open(info, "w", force_zip64=True) as f:
                 f.write(data)
@@ -244,6 +246,17 @@ def main():
     case("csv-tag-escape", "a terminal escape where a row's name should be (one stderr line)",
          ["csv/bad_tag_escape.csv"], "csv: line 1 starts with '\\x1b[2Jq', not 'q' or 'k'",
          "\x1b[2Jq,1,2\nk,1,2\n")
+    # Issue 14, class 8: an array held twice. NumPy reads the last copy, a
+    # first-match reader the first: refused, naming the member.
+    case("npz-duplicate-q", "q held twice in one .npz", ["npz/bad_duplicate_q.npz"],
+         "npz: the archive holds member 'q.npy' twice: NumPy would read the last copy",
+         npz([("q", npy(q3, (2, 5, 4))), ("k", npy(k3, (2, 5, 4))), ("q", npy(k3, (2, 5, 4)))]))
+    case("npz-duplicate-k", "k held twice in one .npz", ["npz/bad_duplicate_k.npz"],
+         "npz: the archive holds member 'k.npy' twice",
+         npz([("q", npy(q3, (2, 5, 4))), ("k", npy(k3, (2, 5, 4))), ("k", npy(k3, (2, 5, 4)))]))
+    case("npz-q-and-q-npy", "q held as 'q.npy' and as 'q' in one .npz", ["npz/bad_q_and_q_npy.npz"],
+         "npz: the archive holds array 'q' twice, as members 'q.npy' and 'q'",
+         npz([("q.npy", npy(q3, (2, 5, 4))), ("k.npy", npy(k3, (2, 5, 4))), ("q", npy(k3, (2, 5, 4)))], suffix=""))
     case("csv-ragged", "shape does not match (CSV)", ["csv/bad_ragged.csv"],
          "csv: line 3 has 3 values, but the first q row (line 1) has 4",
          "q,1,2,3,4\nq,5,6,7,8\nq,1,2,3\nk,1,2,3,4\nk,1,2,3,4\n")

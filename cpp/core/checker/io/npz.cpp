@@ -127,11 +127,20 @@ Tensor npz_array(const std::uint8_t* data, std::size_t size, const std::string& 
                  const char* argument) {
   const std::vector<ZipEntry> entries = zip_entries(data, size);
   const ZipEntry* z = nullptr;
-  for (const ZipEntry& e : entries)
-    if (e.name == name + ".npy" || e.name == name) {
-      z = &e;
-      break;
-    }
+  for (const ZipEntry& e : entries) {
+    if (e.name != name + ".npy" && e.name != name) continue;
+    // Two members for one array: NumPy reads the last copy (zipfile keeps the
+    // last of a name; "q" wins over "q.npy"), a first-match reader the first,
+    // so the same file would give two answers. Refuse it, naming both.
+    if (z && z->name == e.name)
+      fail_arg(argument, "npz: the archive holds member '%s' twice: NumPy would read the last copy, "
+               "so which one is meant is ambiguous", printable(e.name).c_str());
+    if (z)
+      fail_arg(argument, "npz: the archive holds array '%s' twice, as members '%s' and '%s': which one "
+               "is meant is ambiguous", printable(name).c_str(), printable(z->name).c_str(),
+               printable(e.name).c_str());
+    z = &e;
+  }
   if (!z) {
     std::string held;
     for (std::size_t i = 0; i < entries.size() && i < 10; ++i) {

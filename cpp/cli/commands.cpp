@@ -155,7 +155,10 @@ int run_variance(const std::vector<std::string>& argv, std::ostream& out) {
   j["theory_mean"] = s.theory_mean;
   j["theory_var"] = s.theory_var;
   j["theory_scaled_var"] = s.theory_scaled_var;
-  j["var_stderr"] = s.var_stderr;
+  j["var_stderr"] = s.var_stderr;  // NaN prints as null
+  if (std::isnan(s.var_stderr))
+    j["var_stderr_note"] = "fewer than " + std::to_string(attn::kMinStderrSamples) +
+                           " samples: too few to estimate the fourth moment the standard error needs";
   j["divisor"] = c.divisor;
   j["divisor_label"] = div.label();
   j["rho"] = c.rho;

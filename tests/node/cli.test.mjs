@@ -74,6 +74,23 @@ test('variance with correlated q and k follows the closed form', () => {
   assert.equal(r.divisor, 32);
 });
 
+test('variance: no standard error from fewer than 100 samples, and the reason', () => {
+  // The issue's case: 2 samples at d_k 65536 gave 4.6e-4 for a variance of 34 290.
+  const cases = [[65536, 2], [64, 2], [64, 3], [1, 50], [16, 99]];
+  for (const [dk, samples] of cases) {
+    const r = json(['variance', '--dk', `${dk}`, '--samples', `${samples}`, '--seed', '5']);
+    assert.equal(r.samples, samples);
+    assert.equal(r.var_stderr, null, `dk ${dk}, ${samples} samples`);
+    assert.match(r.var_stderr_note, /^fewer than 100 samples: too few to estimate the fourth moment/);
+    assert.ok(Number.isFinite(r.var) && r.var > 0, 'the variance itself is still reported');
+  }
+  for (const samples of [100, 101, 5000]) {
+    const r = json(['variance', '--dk', '16', '--samples', `${samples}`, '--seed', '5']);
+    assert.ok(Number.isFinite(r.var_stderr) && r.var_stderr > 0, `${samples} samples`);
+    assert.ok(!('var_stderr_note' in r));
+  }
+});
+
 test('variance is deterministic for a seed, and the seed matters', () => {
   const a = json(['variance', '--dk', '16', '--samples', '1000', '--seed', '42']);
   const b = json(['variance', '--dk', '16', '--samples', '1000', '--seed', '42']);

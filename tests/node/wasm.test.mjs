@@ -137,6 +137,22 @@ test('wasm Monte Carlo gives the native numbers for the same seed', () => {
   }
 });
 
+test('wasm Monte Carlo: no standard error below 100 samples (NaN), as the CLI\'s null', () => {
+  for (const samples of [2, 3, 99, 100, 1000]) {
+    const native = JSON.parse(execFileSync(CLI, ['variance', '--dk', '32', '--samples', `${samples}`, '--seed', '9'],
+      { encoding: 'utf8' }));
+    for (const M of [simd, scalar]) {
+      const w = qk(M, { dk: 32, divisor: Math.sqrt(32), rho: 0, sigmaQ: 1, sigmaK: 1, seed: 9, bins: 64 }, samples);
+      if (samples < 100) {
+        assert.ok(Number.isNaN(w.varStderr), `${samples} samples: ${w.varStderr}`);
+        assert.equal(native.var_stderr, null);
+      } else {
+        close(w.varStderr, native.var_stderr, 1e-4 * native.var_stderr, `${samples} samples`);
+      }
+    }
+  }
+});
+
 test('the proof terms stream: diagonal near 1, cross terms near 0', () => {
   const s = new simd.QkSession();
   try {

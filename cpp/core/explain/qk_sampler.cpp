@@ -88,6 +88,7 @@ QkSummary QkSampler::summary() const {
   r.hist_hi = hist_lo_ + hist_width_ * static_cast<double>(hist_.size());
   r.below = below_;
   r.above = above_;
+  if (n_ < kMinStderrSamples) r.var_stderr = std::nan("");
   if (n_ == 0) return r;
   const double n = static_cast<double>(n_);
   const double d = s1_ / n;  // mean minus the shift
@@ -96,7 +97,7 @@ QkSummary QkSampler::summary() const {
   r.var = n > 1 ? m2 * n / (n - 1) : 0.0;
   if (r.var < 0) r.var = 0;
   const double m4 = s4_ / n - 4 * d * s3_ / n + 6 * d * d * s2_ / n - 3 * d * d * d * d;
-  r.var_stderr = std::sqrt(std::fmax(m4 - m2 * m2, 0.0) / n);
+  if (n_ >= kMinStderrSamples) r.var_stderr = std::sqrt(std::fmax(m4 - m2 * m2, 0.0) / n);
   // Dividing every sample by c divides the mean by c and the variance by c².
   r.scaled_mean = r.mean / cfg_.divisor;
   r.scaled_var = r.var / (cfg_.divisor * cfg_.divisor);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -46,6 +47,7 @@ double sig7(double v) {
 }
 
 std::string csv_num(double v) {
+  if (std::isnan(v)) return "nan";  // printf gives "-nan" for a NaN whose sign bit is set
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.7g", v);
   return buf;
@@ -122,6 +124,7 @@ class Progress {
 struct RunResult {
   attn::EvalResult eval;
   std::size_t steps_to_90 = 0;
+  std::size_t diverged = 0;  // the step the run diverged at (Trainer::diverged_at), or 0
   double seconds = 0;
   std::vector<double> first, last;  // metrics rows of step 1 and of the last step
 };
@@ -142,11 +145,22 @@ RunResult train(attn::Trainer& t, std::size_t steps, std::size_t eval, Progress&
   r.last = t.latest();
   r.eval = t.evaluate(eval);
   r.steps_to_90 = t.steps_to_90();
+  r.diverged = t.diverged_at();
   bar.finish();
   return r;
 }
 
-Json steps_to_90_json(std::size_t s) { return s ? Json(s) : Json(nullptr); }
+// A step number, or null for 0 (never reached).
+Json step_json(std::size_t s) { return s ? Json(s) : Json(nullptr); }
+
+// The one line a diverged run adds on stderr. The run still exits 0: its
+// numbers are what the configuration gives (the lab's divisors are compared
+// by exactly this), and the `diverged` field says so on stdout.
+void warn_diverged(std::ostream& err, const std::string& run, std::size_t step) {
+  err << "attnlab: " << run << "diverged at step " << step
+      << ": the loss, a logit or a gradient norm is no longer finite, so the metrics from there on are "
+         "null; a smaller learning rate may train\n";
+}
 
 // A JSON value as a CSV cell: strings bare, null empty, floats with 7 digits
 // (JSON's dump may print 25.31067 as 25.310669999999998).
@@ -175,6 +189,7 @@ int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   attn::Trainer t(c);
   Progress bar(err);
   const RunResult r = train(t, steps, eval, bar, "");
+  if (r.diverged) warn_diverged(err, "the run ", r.diverged);
   const auto& in = t.init_stats();
   const auto cols = attn::metric_columns(c.heads);
   const double sps = r.seconds > 0 ? steps / r.seconds : 0.0;
@@ -185,7 +200,8 @@ int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   summary["final_accuracy"] = sig7(r.eval.accuracy);
   summary["final_attn_correct"] = sig7(r.eval.attn_correct);
   summary["eval_samples"] = r.eval.samples;
-  summary["steps_to_90"] = steps_to_90_json(r.steps_to_90);
+  summary["steps_to_90"] = step_json(r.steps_to_90);
+  summary["diverged"] = step_json(r.diverged);
   summary["seconds"] = sig7(r.seconds);
   summary["steps_per_second"] = sig7(sps);
   Json init;
@@ -283,7 +299,7 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
 
   const std::vector<std::string> cols{
       "task", "dk", "divisor", "optimizer", "lr", "seed", "steps", "final_loss", "final_accuracy",
-      "final_attn_correct", "steps_to_90", "grad_wq_step1", "grad_wk_step1", "logit_spread_step1",
+      "final_attn_correct", "steps_to_90", "diverged", "grad_wq_step1", "grad_wk_step1", "logit_spread_step1",
       "logit_spread_last", "logit_max_abs_last", "seconds"};
   if (format == "csv") {
     for (std::size_t j = 0; j < cols.size(); ++j) out << (j ? "," : "") << cols[j];
@@ -298,6 +314,12 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
                               " dk " + std::to_string(c.dk) + " " + attn::divisor_option_label(c) +
                               " " + attn::optimizer_name(c.optimizer) + ": ";
     const RunResult r = train(t, steps, eval, bar, label);
+    if (r.diverged)
+      warn_diverged(err, "run " + std::to_string(i + 1) + "/" + std::to_string(grid.size()) + " (dk " +
+                             std::to_string(c.dk) + ", divisor " + attn::divisor_option_label(c) + ", " +
+                             attn::optimizer_name(c.optimizer) + ", lr " + csv_num(c.lr) + ", seed " +
+                             std::to_string(c.seed) + ") ",
+                    r.diverged);
     Json row;
     row["task"] = attn::task_name(c.task);
     row["dk"] = c.dk;
@@ -309,7 +331,8 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     row["final_loss"] = sig7(r.eval.loss);
     row["final_accuracy"] = sig7(r.eval.accuracy);
     row["final_attn_correct"] = sig7(r.eval.attn_correct);
-    row["steps_to_90"] = steps_to_90_json(r.steps_to_90);
+    row["steps_to_90"] = step_json(r.steps_to_90);
+    row["diverged"] = step_json(r.diverged);
     row["grad_wq_step1"] = sig7(r.first[attn::kColGradWq]);
     row["grad_wk_step1"] = sig7(r.first[attn::kColGradWk]);
     row["logit_spread_step1"] = sig7(r.first[attn::kColLogitSpread]);

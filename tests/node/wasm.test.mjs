@@ -3,7 +3,7 @@
 // agreement, errors as messages, and no memory leak across repeated calls.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { CLI, loadWasm, wasmFile } from './paths.mjs';
 import { softmax, close } from './oracle.mjs';
 
@@ -150,6 +150,32 @@ test('wasm Monte Carlo: no standard error below 100 samples (NaN), as the CLI\'s
         close(w.varStderr, native.var_stderr, 1e-4 * native.var_stderr, `${samples} samples`);
       }
     }
+  }
+});
+
+// Limits before allocation (issue 14, class 2): the shape checks alone, so
+// the JS wrapper can refuse a shape before it allocates wasm memory (which
+// never shrinks). Same messages as the calls themselves, and as the CLI.
+test('checkAttentionShape and checkScoreRow refuse what the calls refuse, allocating nothing', () => {
+  const cliMessage = (input) => {
+    const r = spawnSync(CLI, ['attention', '--input', '-'], { input: JSON.stringify(input), encoding: 'utf8' });
+    return r.stderr.trim().replace(/^attnlab: /, '');
+  };
+  for (const M of [simd, scalar]) {
+    const grow = M.HEAP8.length;
+    // The issue's case: n 4096 x d_v 16384 of output (256 MiB).
+    const big = M.checkAttentionShape(4096, 1, 1, 16384);
+    assert.deepEqual(big, { error: 'n*dv must be at most 16777216, got 4096 * 16384', argument: 'n*dv' });
+    assert.equal(big.error, cliMessage({ q: Array(4096).fill([0]), k: [[0]], v: [Array(16384).fill(0)] }));
+    assert.deepEqual(M.checkAttentionShape(4096, 4096, 1, 1), OK);
+    assert.equal(M.checkAttentionShape(4097, 1, 1, 1).argument, 'n');
+    assert.equal(M.checkAttentionShape(1, 4096, 4097, 1).argument, 'm*dk');
+    assert.equal(M.checkAttentionShape(2.5, 1, 1, 1).argument, 'n');
+    // sampleScoreRow(64, 1e8, 1): m past its limit, and d_k * m past the work limit.
+    assert.deepEqual(M.checkScoreRow(64, 1e8), { error: 'm must be an integer in [1, 4096], got 100000000', argument: 'm' });
+    assert.equal(M.checkScoreRow(65536, 4096).argument, 'dk*m');
+    assert.deepEqual(M.checkScoreRow(256, 4096), OK);
+    assert.equal(M.HEAP8.length, grow, 'no wasm memory grew');
   }
 });
 

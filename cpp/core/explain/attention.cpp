@@ -11,7 +11,7 @@
 
 namespace attn {
 
-static void check_shape(const AttentionShape& s) {
+void check_attention_shape(const AttentionShape& s) {
   check_size("n", s.n, 1, limits::kMaxSeqLen);
   check_size("m", s.m, 1, limits::kMaxSeqLen);
   check_size("dk", s.dk, 1, limits::kMaxDk);
@@ -25,7 +25,7 @@ static void check_shape(const AttentionShape& s) {
 
 void attention_forward(const float* q, const float* k, const float* v, const AttentionShape& s,
                        double divisor, float* weights, float* out) {
-  check_shape(s);
+  check_attention_shape(s);
   for (const auto& [name, p] : {std::pair{"q", static_cast<const void*>(q)}, {"k", k}, {"v", v},
                                 {"weights", weights}, {"out", out}})
     check_not_null(name, p);

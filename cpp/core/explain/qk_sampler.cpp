@@ -117,11 +117,15 @@ double QkSampler::proof_theory(std::size_t i, std::size_t j) const {
   return i == j ? ss2 * (1.0 + 2.0 * r2) : ss2 * r2;
 }
 
-void sample_score_row(std::size_t dk, std::size_t m, std::uint64_t seed, float* scores) {
+void check_score_row(std::size_t dk, std::size_t m) {
   check_size("dk", dk, 1, limits::kMaxDk);
   check_size("m", m, 1, limits::kMaxSeqLen);
-  check_not_null("scores", scores);
   check_product("dk*m", dk, m, limits::kMaxSampleWork);
+}
+
+void sample_score_row(std::size_t dk, std::size_t m, std::uint64_t seed, float* scores) {
+  check_score_row(dk, m);
+  check_not_null("scores", scores);
   Rng rng(seed);
   std::vector<float> q(dk), k(dk);
   for (auto& x : q) x = static_cast<float>(rng.normal());

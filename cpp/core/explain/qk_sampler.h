@@ -72,6 +72,10 @@ class QkSampler {
   std::vector<double> proof_sums_;
 };
 
+// The checks of sample_score_row's sizes alone (d_k, m, d_k·m), for a caller
+// that allocates `scores` from them.
+void check_score_row(std::size_t dk, std::size_t m);
+
 // One row of raw scores q·k_j, j < m, for one random q and m random keys
 // (σ = 1, ρ = 0): what the page's d_k slider draws.
 void sample_score_row(std::size_t dk, std::size_t m, std::uint64_t seed, float* scores);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -343,4 +344,18 @@ TEST_CASE("check: the synthetic sample files land where their names say", "[chec
   }
   // Same seed, same numbers.
   REQUIRE(attn::sample_qk(c).q == attn::sample_qk(c).q);
+  // Each tensor at most what check reads (2^22 values), refused before any allocation.
+  c.d_model = 1;  // the projections' cost; the sizes are what is tested
+  for (const auto& [heads, n, dk] : {std::array<std::size_t, 3>{64, 1024, 1024}, {4, 1024, 1024}, {5, 1024, 1024}}) {
+    c.heads = heads;
+    c.n = n;
+    c.dk = dk;
+    if (heads * n * dk <= attn::limits::kMaxCheckValues) {
+      REQUIRE(attn::sample_qk(c).q.size() == heads * n * dk);
+    } else {
+      CHECK(error_of([&] { attn::sample_qk(c); }) ==
+            "heads*n*dk must be at most 4194304 (the values check reads), got " + std::to_string(heads) + "*" +
+                std::to_string(n) + "*" + std::to_string(dk));
+    }
+  }
 }

@@ -215,6 +215,11 @@ TEST_CASE("attention_forward rejects bad sizes, naming the size", "[attention][e
   REQUIRE_ARGUMENT_ERROR(call(1, kMaxSeqLen, 1, 4097), "m*dv");
   REQUIRE_ARGUMENT_ERROR(call(kMaxSeqLen, 1, 1, 4097), "n*dv");
   REQUIRE_ARGUMENT_ERROR(call(kMaxSeqLen, kMaxSeqLen, kMaxDk, kMaxDk), "n*dk");
+  // The same check on its own, for a caller that sizes its buffers from the shape.
+  REQUIRE_NOTHROW(attn::check_attention_shape({kMaxSeqLen, kMaxSeqLen, 1, 1}));
+  REQUIRE_ARGUMENT_ERROR(attn::check_attention_shape({4096, 1, 1, 65536}), "n*dv");  // 1 GB of output
+  REQUIRE_ARGUMENT_ERROR(attn::check_attention_shape({1, 4096, 4097, 1}), "m*dk");
+  REQUIRE_ARGUMENT_ERROR(attn::check_attention_shape({4097, 1, 1, 1}), "n");
 }
 
 TEST_CASE("attention_forward rejects null pointers, bad divisors and non-finite inputs", "[attention][errors]") {

@@ -289,6 +289,18 @@ def main():
     case("json-deep", "deep nesting (JSON)", ["json/bad_deep.json"], "nested more than 64 levels deep",
          '{"x": ' + "[" * 200 + "]" * 200 + ', "q": [[1]], "k": [[1]]}')
 
+    # -- Seeds for `attnlab attention`'s input (fuzz_attention).
+    put("attention/good.json", json.dumps({"q": rows_q, "k": rows_k, "v": rows_k, "divisor": "sqrt"}))
+    put("attention/good_number_divisor.json", '{"q": [[1, 0.5]], "k": [[1, 2], [3, 4]], "v": [[1], [2]], "divisor": 2.5}')
+    put("attention/skipped_members.json",
+        '{"note": {"a": [[1], {"q": 2}]}, "q": [[1]], "k": [[1], [2]], "v": [[3], [5]], "extra": [true, null]}')
+    put("attention/bad_ragged.json", '{"q": [[1, 2], [3]], "k": [[1, 2]], "v": [[1]]}')
+    put("attention/bad_twice.json", '{"q": [[1]], "q": [[2]], "k": [[1]], "v": [[1]]}')
+    put("attention/bad_deep.json", '{"q": ' + "[" * 200 + "]" * 200 + "}")
+    put("attention/bad_float_range.json", '{"q": [[1e39]], "k": [[1]], "v": [[1]]}')
+    put("attention/bad_output_size.json", json.dumps({"q": [[0]] * 300, "k": [[0]], "v": [[0] * 60000]}))
+    put("attention/overflow_sum.json", json.dumps({"q": [[0]], "k": [[0]] * 10, "v": [[3.4028234663852886e38]] * 10}))
+
     # -- Seeds for the CLI's argument handling: one argument a line.
     args = {
         "single.txt": ["a.npz"],
@@ -307,7 +319,7 @@ def main():
     for name, argv in args.items():
         put("check_args/" + name, "\n".join(argv))
 
-    for rel in ("npy", "npz", "csv", "json", "check_args"):
+    for rel in ("npy", "npz", "csv", "json", "check_args", "attention"):
         d = os.path.join(CORPUS, rel)
         os.makedirs(d, exist_ok=True)
         for f in os.listdir(d):

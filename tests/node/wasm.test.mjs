@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { CLI, loadWasm, wasmFile } from './paths.mjs';
 import { softmax, close } from './oracle.mjs';
+import { OVERFLOW_CASES } from './attention_cases.mjs';
 
 // The explainer's module (index.html), in both builds.
 const simd = await loadWasm('explain', 'simd');
@@ -205,6 +206,26 @@ test('softmax in wasm agrees with the JS oracle, in both builds', () => {
       const probs = Array.from(M.HEAPF64.subarray(o / 8, o / 8 + 3));
       softmax([14, 10, 12], 8).forEach((x, i) => close(probs[i], x, 1e-15, `p${i}`));
     } finally { M._free(p); M._free(o); }
+  }
+});
+
+test('attention where float overflows: finite and the CLI\'s numbers, in both builds (issue 14, class 1)', () => {
+  for (const [what, input] of OVERFLOW_CASES) {
+    const n = input.q.length, m = input.k.length, dk = input.q[0].length, dv = input.v[0].length;
+    const divisor = input.divisor === 'sqrt' ? Math.sqrt(dk) : input.divisor;
+    const native = JSON.parse(execFileSync(CLI, ['attention', '--input', '-'], { input: JSON.stringify(input), encoding: 'utf8' }));
+    for (const M of [simd, scalar]) {
+      const [w, o] = withF32(M, [Float32Array.from(input.q.flat()), Float32Array.from(input.k.flat()),
+        Float32Array.from(input.v.flat()), new Float32Array(n * m), new Float32Array(n * dv)], (pq, pk, pv, pw, po) => {
+        assert.deepEqual(M.attentionForward(pq, pk, pv, n, m, dk, dv, divisor, pw, po), OK, what);
+        return [M.HEAPF32.slice(pw / 4, pw / 4 + n * m), M.HEAPF32.slice(po / 4, po / 4 + n * dv)];
+      });
+      native.weights.flat().forEach((x, i) => close(w[i], x, 1e-6, `${what}: w ${i}`));
+      native.output.flat().forEach((x, i) => {
+        assert.ok(Number.isFinite(o[i]), `${what}: output ${i} is ${o[i]}`);
+        close(o[i], x, 1e-6 * Math.abs(x), `${what}: o ${i}`);
+      });
+    }
   }
 });
 

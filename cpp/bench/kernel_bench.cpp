@@ -8,6 +8,7 @@
 #include "base/aligned_vector.h"
 #include "base/argument_checks.h"
 #include "base/argument_error.h"
+#include "base/format.h"
 #include "base/rng.h"
 #include "kernels/attention_kernel.h"
 #include "kernels/dot.h"
@@ -55,7 +56,7 @@ void check_case(const Case& c) {
     check_size("d", c.d, 1, 4096);
   } else {
     throw ArgumentError("kernel", "kernel must be 'dot', 'qk', 'attention', 'train', 'train_converged' or 'peak', got '" +
-                                      c.kernel + "'");
+                                      escaped(c.kernel) + "'");
   }
 }
 

@@ -4,14 +4,18 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "base/format.h"
+
 namespace attncli {
+
+using attn::escaped;  // every value echoed in a message: one line on stderr
 
 Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& allowed) {
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
-    if (a.rfind("--", 0) != 0 || a.size() == 2) throw UsageError("unexpected argument '" + a + "'");
+    if (a.rfind("--", 0) != 0 || a.size() == 2) throw UsageError("unexpected argument '" + escaped(a) + "'");
     const std::string name = a.substr(2);
-    if (!allowed.count(name)) throw UsageError("unknown option '" + a + "'");
+    if (!allowed.count(name)) throw UsageError("unknown option '" + escaped(a) + "'");
     if (values_.count(name)) throw UsageError("option '" + a + "' given twice");
     if (i + 1 >= argv.size()) throw UsageError("option '" + a + "' needs a value");
     values_[name] = argv[++i];
@@ -28,7 +32,7 @@ static double parse_real(const std::string& name, const std::string& s) {
   errno = 0;
   const double v = std::strtod(s.c_str(), &end);
   if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v))
-    throw UsageError("--" + name + " must be a finite number, got '" + s + "'");
+    throw UsageError("--" + name + " must be a finite number, got '" + escaped(s) + "'");
   return v;
 }
 
@@ -45,7 +49,7 @@ std::uint64_t Args::integer(const std::string& name, std::uint64_t fallback, std
   const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
   bool digits = !s.empty() && s.size() <= 19;
   for (char c : s) digits = digits && c >= '0' && c <= '9';
-  if (!digits) throw UsageError("--" + name + " must be an integer in " + range + ", got '" + s + "'");
+  if (!digits) throw UsageError("--" + name + " must be an integer in " + range + ", got '" + escaped(s) + "'");
   const std::uint64_t v = std::strtoull(s.c_str(), nullptr, 10);
   if (v < lo || v > hi)
     throw UsageError("--" + name + " must be an integer in " + range + ", got " + s);

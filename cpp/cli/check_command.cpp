@@ -7,10 +7,12 @@
 
 #include "args.h"
 #include "base/divisor.h"
+#include "base/format.h"
 #include "base/size_limits.h"
 #include "checker/io/npy.h"
 #include "checker/io/npz.h"
 #include "checker/report.h"
+#include "output.h"
 #include "sample_qk.h"
 
 namespace attncli {
@@ -48,20 +50,21 @@ CheckRequest parse_check_args(const std::vector<std::string>& argv) {
 
 std::vector<std::uint8_t> read_input_file(const std::string& path) {
   namespace fs = std::filesystem;
+  const std::string shown = attn::escaped(path, 1024);
   std::error_code ec;
   const auto status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) throw UsageError("cannot open '" + path + "'");
-  if (!fs::is_regular_file(status)) throw UsageError("'" + path + "' is not a regular file");
+  if (ec || !fs::exists(status)) throw UsageError("cannot open '" + shown + "'");
+  if (!fs::is_regular_file(status)) throw UsageError("'" + shown + "' is not a regular file");
   const auto size = fs::file_size(path, ec);
-  if (ec) throw UsageError("cannot read '" + path + "'");
+  if (ec) throw UsageError("cannot read '" + shown + "'");
   if (size > attn::limits::kMaxCheckFileBytes)
-    throw UsageError("'" + path + "' is " + std::to_string(size) + " bytes, more than the limit of " +
+    throw UsageError("'" + shown + "' is " + std::to_string(size) + " bytes, more than the limit of " +
                      std::to_string(attn::limits::kMaxCheckFileBytes >> 20) + " MiB");
   std::ifstream f(path, std::ios::binary);
-  if (!f) throw UsageError("cannot open '" + path + "'");
+  if (!f) throw UsageError("cannot open '" + shown + "'");
   std::vector<std::uint8_t> data(static_cast<std::size_t>(size));
   f.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(size));
-  if (static_cast<std::uintmax_t>(f.gcount()) != size) throw UsageError("cannot read '" + path + "'");
+  if (static_cast<std::uintmax_t>(f.gcount()) != size) throw UsageError("cannot read '" + shown + "'");
   return data;
 }
 
@@ -90,13 +93,6 @@ int run_check(const std::vector<std::string>& argv, std::ostream& out) {
 
 namespace {
 
-void write_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream f(path, std::ios::binary);
-  if (!f) throw UsageError("cannot write '" + path + "'");
-  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!f) throw UsageError("cannot write '" + path + "'");
-}
-
 // --source lab: q and k of a real training-lab run, with its `sequences` array
 // (shape (1, 1), as the lab's export writes it).
 int run_lab_sample(const Args& a, std::ostream& out) {
@@ -104,12 +100,13 @@ int run_lab_sample(const Args& a, std::ostream& out) {
   c.kind = attn::parse_sample_kind(a.text("kind", "init"));
   c.seed = a.integer("seed", 0, 0, std::numeric_limits<std::uint64_t>::max() >> 11);
   c.steps = a.integer("steps", 200, 1, 5000);
+  AtomicFile file(a.text("out", ""));  // a bad path fails now, not after the training
   const attn::QkTensors t = attn::lab_sample_qk(c);
   const float sequences = static_cast<float>(t.sequences);
   const auto bytes = attn::write_npz({{"q", attn::write_npy(t.q.data(), {t.heads, t.n_q, t.dk})},
                                       {"k", attn::write_npy(t.k.data(), {t.heads, t.n_k, t.dk})},
                                       {"sequences", attn::write_npy(&sequences, {1, 1})}});
-  write_file(a.text("out", ""), bytes);
+  file.commit(bytes);
   out << "{\"kind\":\"" << attn::sample_kind_name(c.kind) << "\",\"source\":\"lab\",\"seed\":" << c.seed
       << ",\"steps\":" << (c.kind == attn::SampleKind::Init ? 0 : c.steps) << ",\"q_shape\":[" << t.heads
       << "," << t.n_q << "," << t.dk << "],\"k_shape\":[" << t.heads << "," << t.n_k << "," << t.dk
@@ -121,26 +118,23 @@ int run_lab_sample(const Args& a, std::ostream& out) {
 
 int run_sample_qk(const std::vector<std::string>& argv, std::ostream& out) {
   const Args a(argv, {"kind", "out", "seed", "heads", "n", "dk", "source", "steps"});
-  if (!a.has("out")) throw UsageError("--out FILE.npz is required");
+  if (a.text("out", "").empty()) throw UsageError("--out FILE.npz is required");
   const std::string source = a.text("source", "synthetic");
   if (source == "lab") return run_lab_sample(a, out);
   if (source != "synthetic")
-    throw UsageError("--source must be 'synthetic' or 'lab', got '" + source.substr(0, 64) + "'");
+    throw UsageError("--source must be 'synthetic' or 'lab', got '" + attn::escaped(source) + "'");
   attn::SampleQkConfig c;
   c.kind = attn::parse_sample_kind(a.text("kind", "init"));
   c.seed = a.integer("seed", 1, 0, std::numeric_limits<std::uint64_t>::max() >> 11);
   c.heads = a.integer("heads", 4, 1, 64);
   c.n = a.integer("n", 64, 2, 1024);
   c.dk = a.integer("dk", 64, 1, 1024);
+  AtomicFile file(a.text("out", ""));
   const attn::QkTensors t = attn::sample_qk(c);
   const std::vector<std::size_t> shape{t.heads, t.n_q, t.dk};
   const auto bytes = attn::write_npz({{"q", attn::write_npy(t.q.data(), shape)},
                                       {"k", attn::write_npy(t.k.data(), shape)}});
-  const std::string path = a.text("out", "");
-  std::ofstream f(path, std::ios::binary);
-  if (!f) throw UsageError("cannot write '" + path + "'");
-  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!f) throw UsageError("cannot write '" + path + "'");
+  file.commit(bytes);
   out << "{\"kind\":\"" << attn::sample_kind_name(c.kind)
       << "\",\"seed\":" << c.seed << ",\"shape\":[" << t.heads << "," << t.n_q << "," << t.dk
       << "],\"bytes\":" << bytes.size() << "}\n";

@@ -11,8 +11,10 @@
 #include <sstream>
 
 #include "args.h"
+#include "attention_input.h"
 #include "base/argument_error.h"
 #include "base/divisor.h"
+#include "base/format.h"
 #include "base/size_limits.h"
 #include "explain/attention.h"
 #include "explain/qk_sampler.h"
@@ -46,43 +48,6 @@ Json float_matrix(const std::vector<float>& data, std::size_t rows, std::size_t 
   return m;
 }
 
-// Reads a JSON [[...], ...] of numbers into row-major floats; names the first bad element.
-std::vector<float> read_matrix(const Json& doc, const char* name, std::size_t& rows,
-                               std::size_t& cols) {
-  const std::string n(name);
-  if (!doc.contains(name)) throw UsageError("input: missing \"" + n + "\"");
-  const Json& m = doc.at(name);
-  if (!m.is_array() || m.empty())
-    throw UsageError("input: \"" + n + "\" must be a non-empty array of rows");
-  rows = m.size();
-  cols = 0;
-  std::vector<float> out;
-  for (std::size_t i = 0; i < rows; ++i) {
-    const Json& row = m[i];
-    const std::string where = n + "[" + std::to_string(i) + "]";
-    if (!row.is_array() || row.empty())
-      throw UsageError("input: " + where + " must be a non-empty array of numbers");
-    if (i == 0) cols = row.size();
-    if (row.size() != cols)
-      throw UsageError("input: " + where + " has " + std::to_string(row.size()) +
-                       " numbers, but " + n + "[0] has " + std::to_string(cols));
-    if (rows > attn::limits::kMaxSeqLen || cols > attn::limits::kMaxDk)
-      throw UsageError("input: \"" + n + "\" is larger than the limits (" +
-                       std::to_string(attn::limits::kMaxSeqLen) + " rows, " +
-                       std::to_string(attn::limits::kMaxDk) + " columns)");
-    for (std::size_t j = 0; j < cols; ++j) {
-      const Json& x = row[j];
-      const std::string at = where + "[" + std::to_string(j) + "]";
-      if (!x.is_number()) throw UsageError("input: " + at + " is not a number");
-      const double v = x.get<double>();
-      if (!std::isfinite(v) || std::fabs(v) > std::numeric_limits<float>::max())
-        throw UsageError("input: " + at + " is outside the float range");
-      out.push_back(static_cast<float>(v));
-    }
-  }
-  return out;
-}
-
 std::string slurp(const std::string& path, std::istream& in) {
   std::string data;
   auto read_all = [&](std::istream& s) {
@@ -97,9 +62,9 @@ std::string slurp(const std::string& path, std::istream& in) {
     read_all(in);
   } else {
     std::ifstream f(path, std::ios::binary);
-    if (!f) throw UsageError("input: cannot open '" + path + "'");
+    if (!f) throw UsageError("input: cannot open '" + attn::escaped(path, 1024) + "'");
     read_all(f);
-    if (f.bad()) throw UsageError("input: cannot read '" + path + "'");
+    if (f.bad()) throw UsageError("input: cannot read '" + attn::escaped(path, 1024) + "'");
   }
   return data;
 }
@@ -154,7 +119,10 @@ int run_variance(const std::vector<std::string>& argv, std::ostream& out) {
   j["theory_mean"] = s.theory_mean;
   j["theory_var"] = s.theory_var;
   j["theory_scaled_var"] = s.theory_scaled_var;
-  j["var_stderr"] = s.var_stderr;
+  j["var_stderr"] = s.var_stderr;  // NaN prints as null
+  if (std::isnan(s.var_stderr))
+    j["var_stderr_note"] = "fewer than " + std::to_string(attn::kMinStderrSamples) +
+                           " samples: too few to estimate the fourth moment the standard error needs";
   j["divisor"] = c.divisor;
   j["divisor_label"] = div.label();
   j["rho"] = c.rho;
@@ -172,42 +140,13 @@ int run_variance(const std::vector<std::string>& argv, std::ostream& out) {
 int run_attention(const std::vector<std::string>& argv, std::istream& in, std::ostream& out) {
   const Args a(argv, {"input", "divisor"});
   if (!a.has("input")) throw UsageError("--input FILE is required ('-' reads standard input)");
-  Json doc;
-  try {
-    doc = Json::parse(slurp(a.text("input", "-"), in));
-  } catch (const Json::exception& e) {  // parse_error, or out_of_range for 1e400
-    throw UsageError(std::string("input: not valid JSON: ") + e.what());
-  }
-  if (!doc.is_object()) throw UsageError("input: must be a JSON object with \"q\", \"k\", \"v\"");
-  attn::AttentionShape s;
-  std::size_t mk = 0, dkk = 0, mv = 0;
-  const auto q = read_matrix(doc, "q", s.n, s.dk);
-  const auto k = read_matrix(doc, "k", mk, dkk);
-  const auto v = read_matrix(doc, "v", mv, s.dv);
-  if (dkk != s.dk)
-    throw UsageError("input: q rows have " + std::to_string(s.dk) + " numbers but k rows have " +
-                     std::to_string(dkk));
-  if (mv != mk)
-    throw UsageError("input: k has " + std::to_string(mk) + " rows but v has " + std::to_string(mv));
-  s.m = mk;
-  std::string div_text = "sqrt";
-  if (doc.contains("divisor")) {
-    const Json& d = doc["divisor"];
-    if (d.is_string()) {
-      div_text = d.get<std::string>();
-    } else if (d.is_number()) {
-      std::ostringstream o;
-      o.precision(17);
-      o << d.get<double>();
-      div_text = o.str();
-    } else {
-      throw UsageError("input: \"divisor\" must be \"sqrt\", \"dk\" or a number");
-    }
-  }
-  if (a.has("divisor")) div_text = a.text("divisor", "");
-  const auto div = attn::Divisor::parse(div_text);
+  // Every shape is checked as it is read, and together before w and o exist.
+  const AttentionInput input = read_attention_input(slurp(a.text("input", "-"), in));
+  const attn::AttentionShape& s = input.shape;
+  const auto div = attn::Divisor::parse(a.has("divisor") ? a.text("divisor", "") : input.divisor);
   std::vector<float> w(s.n * s.m), o(s.n * s.dv);
-  attn::attention_forward(q.data(), k.data(), v.data(), s, div.resolve(s.dk), w.data(), o.data());
+  attn::attention_forward(input.q.data(), input.k.data(), input.v.data(), s, div.resolve(s.dk), w.data(),
+                          o.data());
   Json j;
   j["divisor"] = div.resolve(s.dk);
   j["weights"] = float_matrix(w, s.n, s.m);

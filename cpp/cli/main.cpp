@@ -1,5 +1,6 @@
 // attnlab: the attention core from the command line. One JSON object on
-// stdout; any bad input is one line on stderr and exit status 2.
+// stdout; any bad input is one line on stderr and exit status 2; output that
+// could not be written (stdout or --out) is one line and exit status 1.
 #include <exception>
 #include <iostream>
 #include <new>
@@ -8,8 +9,10 @@
 
 #include "args.h"
 #include "base/argument_error.h"
+#include "base/format.h"
 #include "check_command.h"
 #include "commands.h"
+#include "output.h"
 #include "train_commands.h"
 
 namespace {
@@ -30,31 +33,51 @@ const char* kUsage =
     "  sample-qk --source lab --out FILE.npz [--kind init|saturated|learned] [--seed S]\n"
     "            [--steps N]   q and k of a training-lab run, as the lab exports them\n";
 
-int fail(const std::string& message) {
-  std::cerr << "attnlab: " << message << "\n";
-  return 2;
+// The values in messages are escaped where they are echoed (attn::escaped);
+// this keeps the promise of one line for any message, a library's too.
+std::string one_line(const std::string& message) {
+  std::string out;
+  for (char c : message) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += attn::strf("\\x%02x", static_cast<unsigned char>(c));
+    else out += c;
+  }
+  return out;
+}
+
+int fail(const std::string& message, int status = 2) {
+  std::cerr << "attnlab: " << one_line(message) << "\n";
+  return status;
+}
+
+int run(const std::string& cmd, const std::vector<std::string>& rest) {
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::cout << kUsage << attncli::kTrainUsage;
+    return 0;
+  }
+  if (cmd == "softmax") return attncli::run_softmax(rest, std::cout);
+  if (cmd == "variance") return attncli::run_variance(rest, std::cout);
+  if (cmd == "attention") return attncli::run_attention(rest, std::cin, std::cout);
+  if (cmd == "train") return attncli::run_train(rest, std::cout, std::cerr);
+  if (cmd == "sweep") return attncli::run_sweep(rest, std::cout, std::cerr);
+  if (cmd == "check") return attncli::run_check(rest, std::cout);
+  if (cmd == "sample-qk") return attncli::run_sample_qk(rest, std::cout);
+  throw attncli::UsageError("unknown command '" + attn::escaped(cmd) + "' (try --help)");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
-  if (argc < 2) return fail("no command given (try --help)");
-  const std::string cmd = argv[1];
-  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    std::cout << kUsage << attncli::kTrainUsage;
-    return 0;
-  }
-  const std::vector<std::string> rest(argv + 2, argv + argc);
   try {
-    if (cmd == "softmax") return attncli::run_softmax(rest, std::cout);
-    if (cmd == "variance") return attncli::run_variance(rest, std::cout);
-    if (cmd == "attention") return attncli::run_attention(rest, std::cin, std::cout);
-    if (cmd == "train") return attncli::run_train(rest, std::cout, std::cerr);
-    if (cmd == "sweep") return attncli::run_sweep(rest, std::cout, std::cerr);
-    if (cmd == "check") return attncli::run_check(rest, std::cout);
-    if (cmd == "sample-qk") return attncli::run_sample_qk(rest, std::cout);
-    return fail("unknown command '" + cmd + "' (try --help)");
+    attncli::guard_standard_streams();
+    if (argc < 2) return fail("no command given (try --help)");
+    const int status = run(argv[1], std::vector<std::string>(argv + 2, argv + argc));
+    attncli::finish_stdout();
+    return status;
+  } catch (const attncli::OutputError& e) {
+    return fail(e.what(), 1);
   } catch (const attncli::UsageError& e) {
     return fail(e.what());
   } catch (const attn::ArgumentError& e) {

@@ -6,7 +6,9 @@
 
 #include "base/argument_checks.h"
 #include "base/argument_error.h"
+#include "base/format.h"
 #include "base/rng.h"
+#include "base/size_limits.h"
 #include "train/trainer.h"
 
 namespace attn {
@@ -16,7 +18,7 @@ SampleKind parse_sample_kind(std::string_view text) {
   if (text == "saturated") return SampleKind::Saturated;
   if (text == "learned") return SampleKind::Learned;
   throw ArgumentError("kind", "kind must be 'init', 'saturated' or 'learned', got '" +
-                                  std::string(text.substr(0, 64)) + "'");
+                                  escaped(text) + "'");
 }
 
 const char* sample_kind_name(SampleKind k) {
@@ -33,6 +35,13 @@ QkTensors sample_qk(const SampleQkConfig& c) {
   check_size("n", c.n, 2, 1024);
   check_size("dk", c.dk, 1, 1024);
   check_size("d_model", c.d_model, 1, 1024);
+  // Each tensor at most what `check` reads (2^22 values, 16 MiB), checked
+  // before anything is allocated: 64 x 1024 x 1024 took 2.6 GB and 12 s and
+  // wrote a 537 MB file that check then refused.
+  if (c.heads * c.n * c.dk > limits::kMaxCheckValues)
+    throw ArgumentError("heads*n*dk", "heads*n*dk must be at most " + std::to_string(limits::kMaxCheckValues) +
+                                          " (the values check reads), got " + std::to_string(c.heads) + "*" +
+                                          std::to_string(c.n) + "*" + std::to_string(c.dk));
   const std::size_t H = c.heads, n = c.n, dk = c.dk, D = c.d_model;
   // Weight scale of W_Q, mixing of W_Q into W_K, and scale of W_K's own noise
   // (all as multiples of the 1/√d_model that keeps entries at variance 1).

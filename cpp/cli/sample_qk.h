@@ -31,7 +31,8 @@ struct SampleQkConfig {
 };
 
 // Throws ArgumentError if a size is outside [1, 64] heads, [2, 1024] rows,
-// [1, 1024] d_k or d_model.
+// [1, 1024] d_k or d_model, or heads·n·d_k is above limits::kMaxCheckValues
+// (2^22, what the checker reads), before allocating anything.
 QkTensors sample_qk(const SampleQkConfig& c);
 
 // q and k from real training-lab runs (the lab's default configuration:

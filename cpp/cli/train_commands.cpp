@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -10,7 +11,9 @@
 #include <ostream>
 
 #include "args.h"
+#include "base/format.h"
 #include "kernels/matmul.h"
+#include "output.h"
 #include "train/train_config.h"
 #include "train/trainer.h"
 
@@ -44,6 +47,7 @@ double sig7(double v) {
 }
 
 std::string csv_num(double v) {
+  if (std::isnan(v)) return "nan";  // printf gives "-nan" for a NaN whose sign bit is set
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.7g", v);
   return buf;
@@ -55,7 +59,7 @@ std::vector<std::string> split(const std::string& name, const std::string& s) {
   while (true) {
     const std::size_t comma = s.find(',', start);
     out.push_back(s.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (out.back().empty()) throw UsageError("--" + name + " has an empty item in '" + s + "'");
+    if (out.back().empty()) throw UsageError("--" + name + " has an empty item in '" + attn::escaped(s) + "'");
     if (comma == std::string::npos) return out;
     start = comma + 1;
   }
@@ -70,7 +74,7 @@ std::uint64_t list_integer(const std::string& name, const std::string& item, std
 
 std::string format_of(const Args& a) {
   const std::string f = a.text("format", "json");
-  if (f != "json" && f != "csv") throw UsageError("--format must be 'json' or 'csv', got '" + f + "'");
+  if (f != "json" && f != "csv") throw UsageError("--format must be 'json' or 'csv', got '" + attn::escaped(f) + "'");
   return f;
 }
 
@@ -93,7 +97,7 @@ double lr_option(const Args& a, const std::string& name, attn::OptimizerKind opt
   const double lr = a.real(name, 0.0);
   if (!(lr > 0.0 && lr <= L::kMaxLr))
     throw UsageError("--" + name + " must be a number in (0, " + csv_num(L::kMaxLr) + "], got " +
-                     a.text(name, ""));
+                     attn::escaped(a.text(name, "")));
   return lr;
 }
 
@@ -120,6 +124,7 @@ class Progress {
 struct RunResult {
   attn::EvalResult eval;
   std::size_t steps_to_90 = 0;
+  std::size_t diverged = 0;  // the step the run diverged at (Trainer::diverged_at), or 0
   double seconds = 0;
   std::vector<double> first, last;  // metrics rows of step 1 and of the last step
 };
@@ -140,11 +145,22 @@ RunResult train(attn::Trainer& t, std::size_t steps, std::size_t eval, Progress&
   r.last = t.latest();
   r.eval = t.evaluate(eval);
   r.steps_to_90 = t.steps_to_90();
+  r.diverged = t.diverged_at();
   bar.finish();
   return r;
 }
 
-Json steps_to_90_json(std::size_t s) { return s ? Json(s) : Json(nullptr); }
+// A step number, or null for 0 (never reached).
+Json step_json(std::size_t s) { return s ? Json(s) : Json(nullptr); }
+
+// The one line a diverged run adds on stderr. The run still exits 0: its
+// numbers are what the configuration gives (the lab's divisors are compared
+// by exactly this), and the `diverged` field says so on stdout.
+void warn_diverged(std::ostream& err, const std::string& run, std::size_t step) {
+  err << "attnlab: " << run << "diverged at step " << step
+      << ": the loss, a logit or a gradient norm is no longer finite, so the metrics from there on are "
+         "null; a smaller learning rate may train\n";
+}
 
 // A JSON value as a CSV cell: strings bare, null empty, floats with 7 digits
 // (JSON's dump may print 25.31067 as 25.310669999999998).
@@ -173,6 +189,7 @@ int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   attn::Trainer t(c);
   Progress bar(err);
   const RunResult r = train(t, steps, eval, bar, "");
+  if (r.diverged) warn_diverged(err, "the run ", r.diverged);
   const auto& in = t.init_stats();
   const auto cols = attn::metric_columns(c.heads);
   const double sps = r.seconds > 0 ? steps / r.seconds : 0.0;
@@ -183,7 +200,8 @@ int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   summary["final_accuracy"] = sig7(r.eval.accuracy);
   summary["final_attn_correct"] = sig7(r.eval.attn_correct);
   summary["eval_samples"] = r.eval.samples;
-  summary["steps_to_90"] = steps_to_90_json(r.steps_to_90);
+  summary["steps_to_90"] = step_json(r.steps_to_90);
+  summary["diverged"] = step_json(r.diverged);
   summary["seconds"] = sig7(r.seconds);
   summary["steps_per_second"] = sig7(sps);
   Json init;
@@ -281,11 +299,12 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
 
   const std::vector<std::string> cols{
       "task", "dk", "divisor", "optimizer", "lr", "seed", "steps", "final_loss", "final_accuracy",
-      "final_attn_correct", "steps_to_90", "grad_wq_step1", "grad_wk_step1", "logit_spread_step1",
+      "final_attn_correct", "steps_to_90", "diverged", "grad_wq_step1", "grad_wk_step1", "logit_spread_step1",
       "logit_spread_last", "logit_max_abs_last", "seconds"};
   if (format == "csv") {
     for (std::size_t j = 0; j < cols.size(); ++j) out << (j ? "," : "") << cols[j];
     out << "\n" << std::flush;
+    check_output(out);
   }
   Progress bar(err);
   for (std::size_t i = 0; i < grid.size(); ++i) {
@@ -295,6 +314,12 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
                               " dk " + std::to_string(c.dk) + " " + attn::divisor_option_label(c) +
                               " " + attn::optimizer_name(c.optimizer) + ": ";
     const RunResult r = train(t, steps, eval, bar, label);
+    if (r.diverged)
+      warn_diverged(err, "run " + std::to_string(i + 1) + "/" + std::to_string(grid.size()) + " (dk " +
+                             std::to_string(c.dk) + ", divisor " + attn::divisor_option_label(c) + ", " +
+                             attn::optimizer_name(c.optimizer) + ", lr " + csv_num(c.lr) + ", seed " +
+                             std::to_string(c.seed) + ") ",
+                    r.diverged);
     Json row;
     row["task"] = attn::task_name(c.task);
     row["dk"] = c.dk;
@@ -306,7 +331,8 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     row["final_loss"] = sig7(r.eval.loss);
     row["final_accuracy"] = sig7(r.eval.accuracy);
     row["final_attn_correct"] = sig7(r.eval.attn_correct);
-    row["steps_to_90"] = steps_to_90_json(r.steps_to_90);
+    row["steps_to_90"] = step_json(r.steps_to_90);
+    row["diverged"] = step_json(r.diverged);
     row["grad_wq_step1"] = sig7(r.first[attn::kColGradWq]);
     row["grad_wk_step1"] = sig7(r.first[attn::kColGradWk]);
     row["logit_spread_step1"] = sig7(r.first[attn::kColLogitSpread]);
@@ -321,6 +347,7 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     } else {
       out << row.dump() << "\n" << std::flush;
     }
+    check_output(out);  // nobody reads the rows: stop before the next (long) run
   }
   return 0;
 }

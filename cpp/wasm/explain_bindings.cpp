@@ -59,6 +59,21 @@ Status attention_forward_js(std::uintptr_t q, std::uintptr_t k, std::uintptr_t v
   });
 }
 
+// The shape checks alone, so the JS wrapper can refuse a shape before it
+// allocates the buffers (n 4096 x d_v 16384 would be 256 MiB of wasm memory,
+// which never shrinks). The same messages as the calls themselves.
+Status check_attention_shape_js(double n, double m, double dk, double dv) {
+  return guarded([&] {
+    using namespace limits;
+    check_attention_shape({size_arg("n", n, 1, kMaxSeqLen), size_arg("m", m, 1, kMaxSeqLen),
+                           size_arg("dk", dk, 1, kMaxDk), size_arg("dv", dv, 1, kMaxDk)});
+  });
+}
+
+Status check_score_row_js(double dk, double m) {
+  return guarded([&] { check_score_row(size_arg("dk", dk, 1, limits::kMaxDk), size_arg("m", m, 1, limits::kMaxSeqLen)); });
+}
+
 Status sample_score_row_js(double dk, double m, double seed, std::uintptr_t scores) {
   return guarded([&] {
     sample_score_row(size_arg("dk", dk, 1, limits::kMaxDk), size_arg("m", m, 1, limits::kMaxSeqLen),
@@ -187,6 +202,8 @@ EMSCRIPTEN_BINDINGS(attnlab_explain) {
 
   function("attentionForward", &attention_forward_js);
   function("sampleScoreRow", &sample_score_row_js);
+  function("checkAttentionShape", &check_attention_shape_js);
+  function("checkScoreRow", &check_score_row_js);
   class_<SaturationJs>("SaturationSession")
       .constructor<>()
       .function("configure", &SaturationJs::configure)

@@ -89,6 +89,8 @@ class TrainSession {
   double rowCount() const { return trainer_ ? static_cast<double>(trainer_->row_count()) : 0; }
   double columns() const { return trainer_ ? static_cast<double>(trainer_->columns()) : 0; }
   double stepsTo90() const { return trainer_ ? static_cast<double>(trainer_->steps_to_90()) : 0; }
+  // The step the run diverged at (a metric stopped being finite), 0 if it has not.
+  double divergedAt() const { return trainer_ ? static_cast<double>(trainer_->diverged_at()) : 0; }
   double divisorValue() const { return trainer_ ? trainer_->divisor() : 0; }
   std::string columnsJson() const {
     std::string out = "[";
@@ -234,6 +236,7 @@ EMSCRIPTEN_BINDINGS(attnlab_train) {
       .function("metrics", &TrainSession::metrics)
       .function("latest", &TrainSession::latest)
       .function("stepsTo90", &TrainSession::stepsTo90)
+      .function("divergedAt", &TrainSession::divergedAt)
       .function("divisorValue", &TrainSession::divisorValue)
       .function("initStats", &TrainSession::initStats)
       .function("evaluate", &TrainSession::evaluate)

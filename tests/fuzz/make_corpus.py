@@ -22,6 +22,7 @@ import json
 import math
 import os
 import struct
+import warnings
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -72,12 +73,13 @@ def to_fortran(values, shape):
     return out
 
 
-def npz(members, compression=zipfile.ZIP_STORED):
-    """A zip as numpy.savez writes it: a '<name>.npy' member per array."""
+def npz(members, compression=zipfile.ZIP_STORED, suffix=".npy"):
+    """A zip as numpy.savez writes it: a '<name>.npy' member per array (suffix "": names as given)."""
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", compression=compression, allowZip64=True) as z:
+    with zipfile.ZipFile(buf, "w", compression=compression, allowZip64=True) as z, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns of a duplicate name: some cases want one
         for name, data in members:
-            info = zipfile.ZipInfo(name + ".npy", date_time=STAMP)
+            info = zipfile.ZipInfo(name + suffix, date_time=STAMP)
             info.compress_type = compression
             with z.open(info, "w", force_zip64=True) as f:
                 f.write(data)
@@ -237,6 +239,24 @@ def main():
          npz([("q", npy(qs, (2, 3, 4))), ("k", npy(ks, (2, 15, 4))), ("sequences", npy([2.5], (1, 1)))]))
     case("npz-one-key", "softmax over one key", ["npz/bad_one_key.npz"],
          "k has 1 row", npz([("q", npy(q2, (5, 4))), ("k", npy(k2[:4], (1, 4)))]))
+    # Issue 14, class 7: names and fields from the file are echoed escaped, on one line.
+    case("npz-member-name-newline", "a member name with a newline (one stderr line)",
+         ["npz/bad_member_name_newline.npz"], "npz: no array named 'q' (the archive holds q\\nx, k\\x1b[0m)",
+         npz([("q\nx", npy(q3, (2, 5, 4))), ("k\x1b[0m", npy(k3, (2, 5, 4)))]))
+    case("csv-tag-escape", "a terminal escape where a row's name should be (one stderr line)",
+         ["csv/bad_tag_escape.csv"], "csv: line 1 starts with '\\x1b[2Jq', not 'q' or 'k'",
+         "\x1b[2Jq,1,2\nk,1,2\n")
+    # Issue 14, class 8: an array held twice. NumPy reads the last copy, a
+    # first-match reader the first: refused, naming the member.
+    case("npz-duplicate-q", "q held twice in one .npz", ["npz/bad_duplicate_q.npz"],
+         "npz: the archive holds member 'q.npy' twice: NumPy would read the last copy",
+         npz([("q", npy(q3, (2, 5, 4))), ("k", npy(k3, (2, 5, 4))), ("q", npy(k3, (2, 5, 4)))]))
+    case("npz-duplicate-k", "k held twice in one .npz", ["npz/bad_duplicate_k.npz"],
+         "npz: the archive holds member 'k.npy' twice",
+         npz([("q", npy(q3, (2, 5, 4))), ("k", npy(k3, (2, 5, 4))), ("k", npy(k3, (2, 5, 4)))]))
+    case("npz-q-and-q-npy", "q held as 'q.npy' and as 'q' in one .npz", ["npz/bad_q_and_q_npy.npz"],
+         "npz: the archive holds array 'q' twice, as members 'q.npy' and 'q'",
+         npz([("q.npy", npy(q3, (2, 5, 4))), ("k.npy", npy(k3, (2, 5, 4))), ("q", npy(k3, (2, 5, 4)))], suffix=""))
     case("csv-ragged", "shape does not match (CSV)", ["csv/bad_ragged.csv"],
          "csv: line 3 has 3 values, but the first q row (line 1) has 4",
          "q,1,2,3,4\nq,5,6,7,8\nq,1,2,3\nk,1,2,3,4\nk,1,2,3,4\n")
@@ -269,6 +289,18 @@ def main():
     case("json-deep", "deep nesting (JSON)", ["json/bad_deep.json"], "nested more than 64 levels deep",
          '{"x": ' + "[" * 200 + "]" * 200 + ', "q": [[1]], "k": [[1]]}')
 
+    # -- Seeds for `attnlab attention`'s input (fuzz_attention).
+    put("attention/good.json", json.dumps({"q": rows_q, "k": rows_k, "v": rows_k, "divisor": "sqrt"}))
+    put("attention/good_number_divisor.json", '{"q": [[1, 0.5]], "k": [[1, 2], [3, 4]], "v": [[1], [2]], "divisor": 2.5}')
+    put("attention/skipped_members.json",
+        '{"note": {"a": [[1], {"q": 2}]}, "q": [[1]], "k": [[1], [2]], "v": [[3], [5]], "extra": [true, null]}')
+    put("attention/bad_ragged.json", '{"q": [[1, 2], [3]], "k": [[1, 2]], "v": [[1]]}')
+    put("attention/bad_twice.json", '{"q": [[1]], "q": [[2]], "k": [[1]], "v": [[1]]}')
+    put("attention/bad_deep.json", '{"q": ' + "[" * 200 + "]" * 200 + "}")
+    put("attention/bad_float_range.json", '{"q": [[1e39]], "k": [[1]], "v": [[1]]}')
+    put("attention/bad_output_size.json", json.dumps({"q": [[0]] * 300, "k": [[0]], "v": [[0] * 60000]}))
+    put("attention/overflow_sum.json", json.dumps({"q": [[0]], "k": [[0]] * 10, "v": [[3.4028234663852886e38]] * 10}))
+
     # -- Seeds for the CLI's argument handling: one argument a line.
     args = {
         "single.txt": ["a.npz"],
@@ -287,7 +319,7 @@ def main():
     for name, argv in args.items():
         put("check_args/" + name, "\n".join(argv))
 
-    for rel in ("npy", "npz", "csv", "json", "check_args"):
+    for rel in ("npy", "npz", "csv", "json", "check_args", "attention"):
         d = os.path.join(CORPUS, rel)
         os.makedirs(d, exist_ok=True)
         for f in os.listdir(d):

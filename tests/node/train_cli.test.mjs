@@ -128,6 +128,80 @@ test('sweep prints one row per run of the grid, JSON lines or CSV', () => {
   assert.equal(lines[1].split(',')[4], '0.002');
 });
 
+// A diverging run (issue 14, class 5): the issue's SGD at lr 10, a rate inside
+// the documented range. The summary names the step, stderr says so on one
+// line, the status stays 0 (the numbers are true), and no metric after the
+// divergence is a number: before the fix attention max, entropy and largest
+// logit read 0.0 there.
+const DIVERGING = ['--dk', '16', '--heads', '1', '--eval', '64', '--optimizer', 'sgd', '--batch', '8'];
+const DIVERGED_LINE = /^attnlab: the run diverged at step (\d+): the loss, a logit or a gradient norm is no longer finite, so the metrics from there on are null; a smaller learning rate may train\n$/;
+
+test('a diverging run: the step in the summary, one line on stderr, null metrics after it', () => {
+  for (const extra of [['--lr', '10'], ['--lr', '3', '--divisor', '1'], ['--lr', '10', '--divisor', 'qknorm'],
+    ['--lr', '10', '--task', 'copy']]) {
+    const args = ['train', ...DIVERGING, ...extra, '--steps', '40', '--log-every', '1'];
+    const r = run(args);
+    const what = args.join(' ');
+    assert.equal(r.status, 0, `${what}: ${r.err}`);
+    const m = r.err.match(DIVERGED_LINE);
+    assert.ok(m, `${what}: stderr ${JSON.stringify(r.err)}`);
+    const j = JSON.parse(r.out);
+    const d = j.summary.diverged;
+    assert.equal(d, Number(m[1]), what);
+    assert.ok(Number.isInteger(d) && d >= 2 && d <= 20, `${what}: diverged at ${d}`);
+    for (const row of j.metrics) {
+      const values = Object.entries(row).filter(([k]) => k !== 'step').map(([, v]) => v);
+      assert.equal(values.every(Number.isFinite), row.step < d, `${what}: step ${row.step}, diverged at ${d}`);
+      // No number made from a broken input: non-finite logits give null attention statistics
+      // (they read 0.0 before), a null loss a null accuracy.
+      if (row.logit_max_abs === null)
+        for (const k of ['attn_entropy', 'attn_max', 'attn_correct', 'logit_spread']) assert.equal(row[k], null, `${what}: step ${row.step} ${k}`);
+      if (row.loss === null) assert.equal(row.accuracy, null, `${what}: step ${row.step}`);
+    }
+    assert.ok(Object.values(j.metrics.at(-1)).slice(1).every((v) => v === null), `${what}: the last step`);
+    for (const k of ['final_loss', 'final_accuracy', 'final_attn_correct']) assert.equal(j.summary[k], null, `${what} ${k}`);
+    assert.equal(j.summary.steps_to_90, null);
+  }
+  // CSV: the same step as a key, empty cells for the nulls.
+  const c = run(['train', ...DIVERGING, '--lr', '10', '--steps', '40', '--log-every', '10', '--format', 'csv']);
+  assert.equal(c.status, 0);
+  assert.match(c.err, DIVERGED_LINE);
+  const [table, summary] = c.out.trimEnd().split('\n\n');
+  const kv = Object.fromEntries(summary.split('\n').slice(1).map((l) => l.split(',')));
+  assert.ok(Number(kv.diverged) >= 2, kv.diverged);
+  assert.equal(kv.final_loss, 'nan');
+  const last = table.split('\n').at(-1).split(',');
+  assert.equal(last[0], '40');
+  assert.ok(last.slice(1).every((x) => x === 'nan'), last.join(','));
+});
+
+test('a healthy run: diverged is null and stderr stays empty', () => {
+  const r = json(['train', ...DIVERGING, '--lr', '0.05', '--steps', '40']);
+  assert.equal(r.summary.diverged, null);
+  assert.ok(r.metrics.every((row) => Object.values(row).every(Number.isFinite)));
+});
+
+test('sweep: a diverged run gets its step in its row and one line of its own on stderr', () => {
+  const r = run(['sweep', '--dks', '16', '--divisors', 'sqrt,1', '--optimizers', 'adam,sgd', '--lr-sgd', '10',
+    '--steps', '40', '--eval', '64', '--heads', '1', '--batch', '8']);
+  assert.equal(r.status, 0, r.err);
+  const rows = r.out.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(rows.map((x) => x.optimizer), ['adam', 'sgd', 'adam', 'sgd']);
+  const lines = r.err.trimEnd().split('\n');
+  assert.equal(lines.length, 2, r.err);
+  rows.forEach((x) => {
+    if (x.optimizer === 'adam') {
+      assert.equal(x.diverged, null);
+      assert.ok(Number.isFinite(x.final_loss));
+    } else {
+      assert.ok(Number.isInteger(x.diverged), JSON.stringify(x));
+      assert.equal(x.final_loss, null);
+      assert.equal(x.logit_spread_last, null);
+      assert.ok(lines.some((l) => l.startsWith(`attnlab: run `) && l.includes(`divisor ${x.divisor}, sgd, lr 10, seed 0) diverged at step ${x.diverged}: `)), r.err);
+    }
+  });
+});
+
 // Each bad option: exit status 2, one line on stderr naming it, nothing on stdout.
 const BAD = [
   [['train', '--dk', '0'], /--dk must be an integer in \[1, 1024\], got 0/],

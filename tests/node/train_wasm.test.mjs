@@ -97,6 +97,43 @@ test('the same seed twice in wasm is the same run, bit for bit', () => {
   b.s.delete();
 });
 
+// A diverging run (issue 14, class 5): the session reports the step the CLI
+// reports, and the metrics after it are NaN in every build, as the CLI's null.
+test('a diverging run: divergedAt() is the CLI\'s step; metrics and evaluation after it are NaN', () => {
+  for (const [lr, divisor] of [[10, 'sqrt'], [3, '1'], [10, 'qknorm']]) {
+    const native = cli(['train', '--dk', '16', '--heads', '1', '--dmodel', '64', '--dv', '64', '--batch', '8',
+      '--optimizer', 'sgd', '--lr', `${lr}`, '--divisor', divisor, '--steps', '30', '--log-every', '1', '--eval', '64',
+      '--seed', '3']);
+    const d = native.summary.diverged;
+    assert.ok(Number.isInteger(d), `lr ${lr}, ${divisor}: the CLI run diverged`);
+    for (const M of [simd, scalar]) {
+      const { s, rows } = train(M, { ...OPTIONS, dk: 16, heads: 1, dModel: 64, dv: 64, batch: 8, optimizer: 'sgd',
+        lr, divisor, logEvery: 1 }, 30);
+      assert.equal(s.divergedAt(), d, `lr ${lr}, ${divisor}`);
+      for (const row of rows) {
+        const values = Object.entries(row).filter(([k]) => k !== 'step').map(([, v]) => v);
+        assert.equal(values.every(Number.isFinite), row.step < d, `step ${row.step}`);
+        // Logits that are not all finite give no attention statistics; a loss that is not finite, no accuracy.
+        if (!Number.isFinite(row.logit_max_abs))
+          for (const k of ['attn_entropy', 'attn_max', 'attn_correct', 'logit_spread']) assert.ok(Number.isNaN(row[k]), `step ${row.step} ${k}`);
+        if (!Number.isFinite(row.loss)) assert.ok(Number.isNaN(row.accuracy), `step ${row.step} accuracy`);
+        // Where the CLI prints null the session holds NaN, and nowhere else.
+        const nrow = native.metrics[row.step - 1];
+        for (const [k, v] of Object.entries(row)) assert.equal(Number.isNaN(v), nrow[k] === null, `step ${row.step} ${k}`);
+      }
+      assert.ok(Object.values(rows.at(-1)).slice(1).every(Number.isNaN), 'by the last step every metric is NaN');
+      const e = s.evaluate(64);
+      assert.equal(e.error, '');
+      assert.ok(Number.isNaN(e.eval.loss) && Number.isNaN(e.eval.accuracy) && Number.isNaN(e.eval.attnCorrect));
+      s.delete();
+    }
+  }
+  const { s } = train(simd, OPTIONS, 20);
+  assert.equal(s.divergedAt(), 0, 'a run that trains has not diverged');
+  s.delete();
+  assert.equal(new simd.TrainSession().divergedAt(), 0, 'nor has a session with no run');
+});
+
 test('errors come back as strings naming the argument, never as exceptions', () => {
   const s = new simd.TrainSession();
   assert.deepEqual(s.step(1), { error: 'configure() must succeed before use', argument: 'session' });

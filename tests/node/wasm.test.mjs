@@ -3,9 +3,10 @@
 // agreement, errors as messages, and no memory leak across repeated calls.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { CLI, loadWasm, wasmFile } from './paths.mjs';
 import { softmax, close } from './oracle.mjs';
+import { OVERFLOW_CASES } from './attention_cases.mjs';
 
 // The explainer's module (index.html), in both builds.
 const simd = await loadWasm('explain', 'simd');
@@ -137,6 +138,48 @@ test('wasm Monte Carlo gives the native numbers for the same seed', () => {
   }
 });
 
+test('wasm Monte Carlo: no standard error below 100 samples (NaN), as the CLI\'s null', () => {
+  for (const samples of [2, 3, 99, 100, 1000]) {
+    const native = JSON.parse(execFileSync(CLI, ['variance', '--dk', '32', '--samples', `${samples}`, '--seed', '9'],
+      { encoding: 'utf8' }));
+    for (const M of [simd, scalar]) {
+      const w = qk(M, { dk: 32, divisor: Math.sqrt(32), rho: 0, sigmaQ: 1, sigmaK: 1, seed: 9, bins: 64 }, samples);
+      if (samples < 100) {
+        assert.ok(Number.isNaN(w.varStderr), `${samples} samples: ${w.varStderr}`);
+        assert.equal(native.var_stderr, null);
+      } else {
+        close(w.varStderr, native.var_stderr, 1e-4 * native.var_stderr, `${samples} samples`);
+      }
+    }
+  }
+});
+
+// Limits before allocation (issue 14, class 2): the shape checks alone, so
+// the JS wrapper can refuse a shape before it allocates wasm memory (which
+// never shrinks). Same messages as the calls themselves, and as the CLI.
+test('checkAttentionShape and checkScoreRow refuse what the calls refuse, allocating nothing', () => {
+  const cliMessage = (input) => {
+    const r = spawnSync(CLI, ['attention', '--input', '-'], { input: JSON.stringify(input), encoding: 'utf8' });
+    return r.stderr.trim().replace(/^attnlab: /, '');
+  };
+  for (const M of [simd, scalar]) {
+    const grow = M.HEAP8.length;
+    // The issue's case: n 4096 x d_v 16384 of output (256 MiB).
+    const big = M.checkAttentionShape(4096, 1, 1, 16384);
+    assert.deepEqual(big, { error: 'n*dv must be at most 16777216, got 4096 * 16384', argument: 'n*dv' });
+    assert.equal(big.error, cliMessage({ q: Array(4096).fill([0]), k: [[0]], v: [Array(16384).fill(0)] }));
+    assert.deepEqual(M.checkAttentionShape(4096, 4096, 1, 1), OK);
+    assert.equal(M.checkAttentionShape(4097, 1, 1, 1).argument, 'n');
+    assert.equal(M.checkAttentionShape(1, 4096, 4097, 1).argument, 'm*dk');
+    assert.equal(M.checkAttentionShape(2.5, 1, 1, 1).argument, 'n');
+    // sampleScoreRow(64, 1e8, 1): m past its limit, and d_k * m past the work limit.
+    assert.deepEqual(M.checkScoreRow(64, 1e8), { error: 'm must be an integer in [1, 4096], got 100000000', argument: 'm' });
+    assert.equal(M.checkScoreRow(65536, 4096).argument, 'dk*m');
+    assert.deepEqual(M.checkScoreRow(256, 4096), OK);
+    assert.equal(M.HEAP8.length, grow, 'no wasm memory grew');
+  }
+});
+
 test('the proof terms stream: diagonal near 1, cross terms near 0', () => {
   const s = new simd.QkSession();
   try {
@@ -163,6 +206,26 @@ test('softmax in wasm agrees with the JS oracle, in both builds', () => {
       const probs = Array.from(M.HEAPF64.subarray(o / 8, o / 8 + 3));
       softmax([14, 10, 12], 8).forEach((x, i) => close(probs[i], x, 1e-15, `p${i}`));
     } finally { M._free(p); M._free(o); }
+  }
+});
+
+test('attention where float overflows: finite and the CLI\'s numbers, in both builds (issue 14, class 1)', () => {
+  for (const [what, input] of OVERFLOW_CASES) {
+    const n = input.q.length, m = input.k.length, dk = input.q[0].length, dv = input.v[0].length;
+    const divisor = input.divisor === 'sqrt' ? Math.sqrt(dk) : input.divisor;
+    const native = JSON.parse(execFileSync(CLI, ['attention', '--input', '-'], { input: JSON.stringify(input), encoding: 'utf8' }));
+    for (const M of [simd, scalar]) {
+      const [w, o] = withF32(M, [Float32Array.from(input.q.flat()), Float32Array.from(input.k.flat()),
+        Float32Array.from(input.v.flat()), new Float32Array(n * m), new Float32Array(n * dv)], (pq, pk, pv, pw, po) => {
+        assert.deepEqual(M.attentionForward(pq, pk, pv, n, m, dk, dv, divisor, pw, po), OK, what);
+        return [M.HEAPF32.slice(pw / 4, pw / 4 + n * m), M.HEAPF32.slice(po / 4, po / 4 + n * dv)];
+      });
+      native.weights.flat().forEach((x, i) => close(w[i], x, 1e-6, `${what}: w ${i}`));
+      native.output.flat().forEach((x, i) => {
+        assert.ok(Number.isFinite(o[i]), `${what}: output ${i} is ${o[i]}`);
+        close(o[i], x, 1e-6 * Math.abs(x), `${what}: o ${i}`);
+      });
+    }
   }
 });
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "base/argument_error.h"
+#include "base/format.h"
 #include "base/size_limits.h"
 #include "base/text.h"
 
@@ -32,7 +33,7 @@ Divisor Divisor::parse(std::string_view text) {
       !(v >= limits::kMinDivisor && v <= limits::kMaxDivisor)) {
     throw ArgumentError("divisor", "divisor must be 'sqrt', 'dk' or a number in [" +
                                        num(limits::kMinDivisor) + ", " + num(limits::kMaxDivisor) +
-                                       "], got '" + s + "'");
+                                       "], got '" + escaped(s) + "'");
   }
   return Divisor(Kind::Value, v);
 }

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdarg>
+#include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace attn {
 
@@ -13,6 +15,13 @@ namespace attn {
 std::string strf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
 std::string vstrf(const char* fmt, std::va_list args);
+
+// A value from the input as it may appear in a one-line message: control
+// characters, backslashes, bytes that are not UTF-8 and the code points that
+// break or reorder a line (U+0080-U+009F, U+2028, U+2029, bidirectional
+// controls) become escapes (\n, \t, \\, \x1b, \u2028); other UTF-8 text
+// is kept. Past `max_bytes` of input the rest is cut and "..." added.
+std::string escaped(std::string_view value, std::size_t max_bytes = 100);
 
 // Throws ArgumentError(argument, formatted message).
 [[noreturn]] void fail_arg(const char* argument, const char* fmt, ...)

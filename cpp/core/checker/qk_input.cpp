@@ -33,7 +33,7 @@ void check_names(const QkOptions& n) {
     for (char c : *s) ok = ok && c > 32 && c < 127 && c != ',' && c != '"';
     if (!ok)
       fail_arg("names", "array names must be 1 to 64 printable characters without spaces, commas or quotes, got '%s'",
-               s->substr(0, 64).c_str());
+               escaped(*s, 64).c_str());
   }
   if (n.q == n.k) fail_arg("names", "q and k need different names, got '%s' twice", n.q.c_str());
 }
@@ -63,7 +63,7 @@ TensorFormat parse_format(std::string_view text) {
   if (text == "csv") return TensorFormat::Csv;
   if (text == "json") return TensorFormat::Json;
   fail_arg("format", "format must be 'auto', 'npy', 'npz', 'csv' or 'json', got '%s'",
-           std::string(text.substr(0, 64)).c_str());
+           escaped(text, 64).c_str());
 }
 
 const char* format_name(TensorFormat f) {

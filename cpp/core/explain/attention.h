@@ -13,9 +13,16 @@ struct AttentionShape {
   std::size_t dv = 0;  // value width
 };
 
+// Checks n, m, dk, dv and their products (n·m, n·dk, m·dk, m·dv, n·dv: every
+// buffer's size) against size_limits.h; throws ArgumentError naming the first
+// that is out. A caller that builds the buffers calls it first.
+void check_attention_shape(const AttentionShape& shape);
+
 // Checks every size against limits.h, every input for NaN/inf, and the divisor;
 // throws ArgumentError naming the first bad one. Then computes weights and out.
-// A score that overflows float (inputs near 1e19 and up) is an error too.
+// Finite inputs always give finite results: a row where the float kernel
+// overflowed (q·k past FLT_MAX, or a W·V sum near it) is computed again in
+// double.
 void attention_forward(const float* q, const float* k, const float* v, const AttentionShape& shape,
                        double divisor, float* weights, float* out);
 

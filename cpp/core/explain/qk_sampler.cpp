@@ -88,6 +88,7 @@ QkSummary QkSampler::summary() const {
   r.hist_hi = hist_lo_ + hist_width_ * static_cast<double>(hist_.size());
   r.below = below_;
   r.above = above_;
+  if (n_ < kMinStderrSamples) r.var_stderr = std::nan("");
   if (n_ == 0) return r;
   const double n = static_cast<double>(n_);
   const double d = s1_ / n;  // mean minus the shift
@@ -96,7 +97,7 @@ QkSummary QkSampler::summary() const {
   r.var = n > 1 ? m2 * n / (n - 1) : 0.0;
   if (r.var < 0) r.var = 0;
   const double m4 = s4_ / n - 4 * d * s3_ / n + 6 * d * d * s2_ / n - 3 * d * d * d * d;
-  r.var_stderr = std::sqrt(std::fmax(m4 - m2 * m2, 0.0) / n);
+  if (n_ >= kMinStderrSamples) r.var_stderr = std::sqrt(std::fmax(m4 - m2 * m2, 0.0) / n);
   // Dividing every sample by c divides the mean by c and the variance by c².
   r.scaled_mean = r.mean / cfg_.divisor;
   r.scaled_var = r.var / (cfg_.divisor * cfg_.divisor);
@@ -116,11 +117,15 @@ double QkSampler::proof_theory(std::size_t i, std::size_t j) const {
   return i == j ? ss2 * (1.0 + 2.0 * r2) : ss2 * r2;
 }
 
-void sample_score_row(std::size_t dk, std::size_t m, std::uint64_t seed, float* scores) {
+void check_score_row(std::size_t dk, std::size_t m) {
   check_size("dk", dk, 1, limits::kMaxDk);
   check_size("m", m, 1, limits::kMaxSeqLen);
-  check_not_null("scores", scores);
   check_product("dk*m", dk, m, limits::kMaxSampleWork);
+}
+
+void sample_score_row(std::size_t dk, std::size_t m, std::uint64_t seed, float* scores) {
+  check_score_row(dk, m);
+  check_not_null("scores", scores);
   Rng rng(seed);
   std::vector<float> q(dk), k(dk);
   for (auto& x : q) x = static_cast<float>(rng.normal());

@@ -22,10 +22,20 @@ struct QkConfig {
   std::size_t bins = 64;  // histogram of raw q·k over mean ± 5 theoretical sd
 };
 
+// The standard error of the sample variance, sqrt((m4 - m2²) / N), rests on
+// an estimate of the fourth moment, which few samples cannot give: with 2 it
+// is 0 whatever the data (two points have m4 = m2²), and it is off by a factor
+// of several below a few dozen. Simulated, at 100 samples 80% of the estimates
+// fall within 0.75-1.22 of the true standard error for d_k = 64 (q·k near
+// normal) and 0.47-1.34 for d_k = 1 (q·k = z·w, kurtosis 9); so below 100
+// samples var_stderr is NaN (the CLI prints null and says why).
+inline constexpr std::size_t kMinStderrSamples = 100;
+
 struct QkSummary {
   std::size_t samples = 0;
   double mean = 0, var = 0;           // sample mean and (unbiased) variance of q·k
-  double var_stderr = 0;              // standard error of `var`, from the 4th moment
+  double var_stderr = 0;              // standard error of `var`, from the 4th moment;
+                                      // NaN below kMinStderrSamples samples
   double scaled_mean = 0, scaled_var = 0;  // of q·k / divisor
   double theory_mean = 0, theory_var = 0;  // closed forms above
   double theory_scaled_var = 0;            // theory_var / divisor²
@@ -61,6 +71,10 @@ class QkSampler {
   std::size_t below_ = 0, above_ = 0;
   std::vector<double> proof_sums_;
 };
+
+// The checks of sample_score_row's sizes alone (d_k, m, d_k·m), for a caller
+// that allocates `scores` from them.
+void check_score_row(std::size_t dk, std::size_t m);
 
 // One row of raw scores q·k_j, j < m, for one random q and m random keys
 // (σ = 1, ρ = 0): what the page's d_k slider draws.

@@ -1,6 +1,7 @@
 #include "train/cross_entropy.h"
 
 #include <cmath>
+#include <limits>
 
 #include "kernels/softmax_row.h"
 
@@ -21,13 +22,19 @@ CrossEntropyResult cross_entropy_forward(const T* z, const int* targets, std::si
     T* pb = p + b * classes;
     std::size_t arg = 0;
     for (std::size_t c = 1; c < classes; ++c) arg = zb[c] > zb[arg] ? c : arg;
+    // A NaN or +inf logit: no largest logit, no loss (the float exp maps NaN
+    // to 0, which would hide it). The row's loss is NaN, and so is the sum.
+    bool undefined = false;
+    for (std::size_t c = 0; c < classes; ++c) undefined |= !(zb[c] < std::numeric_limits<T>::infinity());
+    r.undefined |= undefined;
     const T mx = zb[arg];
     T sum = 0;
     for (std::size_t c = 0; c < classes; ++c) sum += (pb[c] = exp_nonpositive(zb[c] - mx));
     for (std::size_t c = 0; c < classes; ++c) pb[c] /= sum;
     const auto t = static_cast<std::size_t>(targets[b]);
     // −log p_t = log Σ exp(z − max) − (z_t − max): finite even when p_t underflows.
-    r.loss_sum += std::log(static_cast<double>(sum)) - static_cast<double>(zb[t] - mx);
+    r.loss_sum += undefined ? std::numeric_limits<double>::quiet_NaN()
+                            : std::log(static_cast<double>(sum)) - static_cast<double>(zb[t] - mx);
     r.correct += arg == t;
   }
   return r;

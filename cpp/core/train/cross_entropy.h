@@ -7,8 +7,11 @@
 namespace attn {
 
 struct CrossEntropyResult {
-  double loss_sum = 0;      // Σ_b −log P[b, target_b]
+  double loss_sum = 0;      // Σ_b −log P[b, target_b]; NaN if `undefined`
   std::size_t correct = 0;  // samples whose largest logit is the target (first on ties)
+  // A logit was NaN or +inf (a diverged model): no row has a largest logit to
+  // trust, so `correct` means nothing and the accuracy is NaN.
+  bool undefined = false;
 };
 
 // P = softmax(Z) per row.

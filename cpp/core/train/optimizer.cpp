@@ -4,6 +4,7 @@
 #include <string>
 
 #include "base/argument_error.h"
+#include "base/format.h"
 #include "base/flush_subnormals.h"
 
 namespace attn {
@@ -12,7 +13,7 @@ OptimizerKind parse_optimizer(std::string_view text) {
   if (text == "adam") return OptimizerKind::Adam;
   if (text == "sgd") return OptimizerKind::Sgd;
   throw ArgumentError("optimizer",
-                      "optimizer must be 'adam' or 'sgd', got '" + std::string(text) + "'");
+                      "optimizer must be 'adam' or 'sgd', got '" + escaped(text) + "'");
 }
 
 const char* optimizer_name(OptimizerKind k) { return k == OptimizerKind::Adam ? "adam" : "sgd"; }

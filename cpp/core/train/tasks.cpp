@@ -3,13 +3,14 @@
 #include <cmath>
 
 #include "base/argument_error.h"
+#include "base/format.h"
 
 namespace attn {
 
 TaskKind parse_task(std::string_view text) {
   if (text == "recall") return TaskKind::Recall;
   if (text == "copy") return TaskKind::Copy;
-  throw ArgumentError("task", "task must be 'recall' or 'copy', got '" + std::string(text) + "'");
+  throw ArgumentError("task", "task must be 'recall' or 'copy', got '" + escaped(text) + "'");
 }
 
 const char* task_name(TaskKind k) { return k == TaskKind::Recall ? "recall" : "copy"; }

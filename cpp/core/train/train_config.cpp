@@ -2,6 +2,7 @@
 
 #include "base/argument_checks.h"
 #include "base/argument_error.h"
+#include "base/format.h"
 #include "base/size_limits.h"
 #include "base/text.h"
 
@@ -12,7 +13,7 @@ InitKind parse_init(std::string_view text) {
   if (text == "lecun") return InitKind::Lecun;
   if (text == "normal") return InitKind::Normal;
   throw ArgumentError("init", "init must be 'xavier', 'lecun' or 'normal', got '" +
-                                  std::string(text) + "'");
+                                  escaped(text) + "'");
 }
 
 const char* init_name(InitKind k) {
@@ -61,7 +62,7 @@ void apply_divisor_option(TrainConfig& c, std::string_view text) {
   } catch (const ArgumentError&) {
     throw ArgumentError("divisor", "divisor must be 'sqrt', 'dk', 'qknorm' or a number in [" +
                                        num(limits::kMinDivisor) + ", " + num(limits::kMaxDivisor) +
-                                       "], got '" + std::string(text) + "'");
+                                       "], got '" + escaped(text) + "'");
   }
   c.qk_norm = false;
 }

@@ -42,8 +42,13 @@ double column_norm(const float* m, std::size_t rows, std::size_t cols, std::size
   return std::sqrt(s);
 }
 
+// The larger of a running maximum and x, where a NaN x makes it NaN for good
+// (std::max drops a NaN argument: a diverged run's attention would read 0).
+double max_keep_nan(double m, double x) { return std::isnan(m) || std::isnan(x) ? std::nan("") : std::max(m, x); }
+
 // Attention statistics of the query rows, summed over forward passes (a
-// measurement may span several batches) and averaged at the end.
+// measurement may span several batches) and averaged at the end. A NaN weight
+// or logit makes the statistics it enters NaN: never a number it did not give.
 struct AttnSums {
   double rows = 0, logits = 0;  // (sample, head) rows and logits seen
   double entropy = 0, max = 0, correct = 0, spread = 0, logit_sum = 0, logit_sum2 = 0;
@@ -58,18 +63,22 @@ struct AttnSums {
         const float* s = m.s.data() + (b * heads + h) * seq;
         double ent = 0, mx = 0, mean = 0, var = 0;
         for (std::size_t j = 0; j < seq; ++j) {
-          if (a[j] > 0) ent -= a[j] * std::log(static_cast<double>(a[j]));
-          mx = std::max(mx, static_cast<double>(a[j]));
+          if (!(a[j] <= 0)) ent -= a[j] * std::log(static_cast<double>(a[j]));  // 0 log 0 = 0; NaN stays
+          mx = max_keep_nan(mx, static_cast<double>(a[j]));
           mean += s[j];
-          logit_max_abs = std::max(logit_max_abs, std::fabs(static_cast<double>(s[j])));
+          logit_max_abs = max_keep_nan(logit_max_abs, std::fabs(static_cast<double>(s[j])));
           logit_sum += s[j];
           logit_sum2 += static_cast<double>(s[j]) * s[j];
         }
         mean /= static_cast<double>(seq);
         for (std::size_t j = 0; j < seq; ++j) var += (s[j] - mean) * (s[j] - mean);
-        entropy += ent;
-        max += mx;
-        correct += a[answer[b]];
+        // A logit that is not finite has no softmax weight (the float exp maps
+        // NaN to 0, and x86's max and wasm's differ on NaN): the row's
+        // attention statistics are NaN, in every build alike.
+        const bool undefined = !std::isfinite(mean);
+        entropy += undefined ? NAN : ent;
+        max += undefined ? NAN : mx;
+        correct += undefined ? NAN : a[answer[b]];
         spread += std::sqrt(var / static_cast<double>(seq));
       }
     }
@@ -136,7 +145,7 @@ void Trainer::measure_init() {
         }
     a.add(m, n, H, T, scratch_.answer.data());
     loss += ce.loss_sum;
-    correct += static_cast<double>(ce.correct);
+    correct += ce.undefined ? std::nan("") : static_cast<double>(ce.correct);
     done += n;
   }
   auto var = [](double s1, double s2, double n) { return s2 / n - (s1 / n) * (s1 / n); };
@@ -176,7 +185,7 @@ void Trainer::record(std::size_t step, const CrossEntropyResult& ce, const TaskB
   double* r = latest_.data();
   r[kColStep] = static_cast<double>(step);
   r[kColLoss] = ce.loss_sum / static_cast<double>(B);
-  r[kColAccuracy] = static_cast<double>(ce.correct) / static_cast<double>(B);
+  r[kColAccuracy] = ce.undefined ? std::nan("") : static_cast<double>(ce.correct) / static_cast<double>(B);
   r[kColAttnEntropy] = a.entropy / a.rows;
   r[kColAttnMax] = a.max / a.rows;
   r[kColAttnCorrect] = a.correct / a.rows;
@@ -191,6 +200,11 @@ void Trainer::record(std::size_t step, const CrossEntropyResult& ce, const TaskB
     r[kFixedColumns + H + h] = column_norm(g + L.wk.offset, D, hk, h * dk, (h + 1) * dk);
   }
   if (steps_to_90_ == 0 && r[kColAccuracy] >= 0.9) steps_to_90_ = step;
+  // Diverged: the first step with a metric that is not finite (a NaN or
+  // infinite loss, logit or gradient norm). The weights are then NaN or
+  // infinite for good; the rows keep coming, NaN, as the run really is.
+  if (diverged_at_ == 0 && !std::all_of(latest_.begin(), latest_.end(), [](double v) { return std::isfinite(v); }))
+    diverged_at_ = step;
   if (step == 1 || step % config_.log_every == 0) rows_.insert(rows_.end(), latest_.begin(), latest_.end());
 }
 
@@ -207,7 +221,7 @@ EvalResult Trainer::evaluate(std::size_t samples) {
     const auto ce = model_.forward(scratch_.x.data(), scratch_.target.data(), n);
     a.add(model_.mha(), n, config_.heads, kTaskSeq, scratch_.answer.data());
     loss += ce.loss_sum;
-    correct += static_cast<double>(ce.correct);
+    correct += ce.undefined ? std::nan("") : static_cast<double>(ce.correct);
     done += n;
   }
   const double n = static_cast<double>(samples);

@@ -68,7 +68,7 @@ struct QkSnapshot {
 enum MetricColumn : std::size_t {
   kColStep,          // 1-based step number
   kColLoss,          // mean cross-entropy (nats; chance = ln 32 = 3.466)
-  kColAccuracy,      // fraction of the batch whose largest logit is the target
+  kColAccuracy,      // fraction of the batch whose largest logit is the target (NaN if a logit is)
   kColAttnEntropy,   // mean entropy of the query's attention row, over samples and heads
   kColAttnMax,       // mean largest attention weight of that row
   kColAttnCorrect,   // mean attention weight on the position holding the answer
@@ -100,6 +100,12 @@ class Trainer {
   const std::vector<double>& latest() const { return latest_; }  // the last step's row, logged or not
   // First step whose batch accuracy reached 0.9; 0 if none yet.
   std::size_t steps_to_90() const { return steps_to_90_; }
+  // First step whose metrics row holds a value that is not finite (the loss,
+  // a logit or a gradient norm overflowed: the learning rate is too large for
+  // this configuration); 0 if the run has not diverged. From that step on the
+  // weights are NaN or infinite, and so are the metrics that depend on them:
+  // NaN, never a number the run did not give (an undefined accuracy is NaN).
+  std::size_t diverged_at() const { return diverged_at_; }
 
   // The model after the last step, its activations and gradients from that
   // step's forward and backward (before the update), and that step's batch.
@@ -129,7 +135,7 @@ class Trainer {
   Rng data_rng_;
   TaskBatch batch_, scratch_;
   InitStats init_;
-  std::size_t steps_ = 0, columns_, steps_to_90_ = 0;
+  std::size_t steps_ = 0, columns_, steps_to_90_ = 0, diverged_at_ = 0;
   std::vector<double> rows_, latest_;
 };
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -313,6 +314,11 @@ TEST_CASE("check: the loader refuses what one file cannot hold", "[check][errors
         "q and k need different names, got 'q' twice");
   CHECK(error_of([&] { attn::parse_format("xls"); }) ==
         "format must be 'auto', 'npy', 'npz', 'csv' or 'json', got 'xls'");
+  // Values from the command line or a file are echoed escaped, on one line.
+  CHECK(error_of([&] { attn::parse_format("npz\n"); }) ==
+        "format must be 'auto', 'npy', 'npz', 'csv' or 'json', got 'npz\\n'");
+  CHECK(error_of([&] { attn::load_qk(npy.data(), npy.size(), attn::TensorFormat::Npz, {"q\nx", "k"}); }) ==
+        "array names must be 1 to 64 printable characters without spaces, commas or quotes, got 'q\\nx'");
   CHECK(attn::format_from_name("dump/Q.NPY") == attn::TensorFormat::Npy);
   CHECK(attn::format_from_name("qk.txt") == attn::TensorFormat::Csv);
   CHECK(attn::format_from_name("qk") == attn::TensorFormat::Auto);
@@ -338,4 +344,18 @@ TEST_CASE("check: the synthetic sample files land where their names say", "[chec
   }
   // Same seed, same numbers.
   REQUIRE(attn::sample_qk(c).q == attn::sample_qk(c).q);
+  // Each tensor at most what check reads (2^22 values), refused before any allocation.
+  c.d_model = 1;  // the projections' cost; the sizes are what is tested
+  for (const auto& [heads, n, dk] : {std::array<std::size_t, 3>{64, 1024, 1024}, {4, 1024, 1024}, {5, 1024, 1024}}) {
+    c.heads = heads;
+    c.n = n;
+    c.dk = dk;
+    if (heads * n * dk <= attn::limits::kMaxCheckValues) {
+      REQUIRE(attn::sample_qk(c).q.size() == heads * n * dk);
+    } else {
+      CHECK(error_of([&] { attn::sample_qk(c); }) ==
+            "heads*n*dk must be at most 4194304 (the values check reads), got " + std::to_string(heads) + "*" +
+                std::to_string(n) + "*" + std::to_string(dk));
+    }
+  }
 }

@@ -10,6 +10,7 @@
 
 #include "base/size_limits.h"
 #include "explain/attention.h"
+#include "kernels/attention_kernel.h"
 #include "oracles.h"
 
 namespace {
@@ -215,6 +216,11 @@ TEST_CASE("attention_forward rejects bad sizes, naming the size", "[attention][e
   REQUIRE_ARGUMENT_ERROR(call(1, kMaxSeqLen, 1, 4097), "m*dv");
   REQUIRE_ARGUMENT_ERROR(call(kMaxSeqLen, 1, 1, 4097), "n*dv");
   REQUIRE_ARGUMENT_ERROR(call(kMaxSeqLen, kMaxSeqLen, kMaxDk, kMaxDk), "n*dk");
+  // The same check on its own, for a caller that sizes its buffers from the shape.
+  REQUIRE_NOTHROW(attn::check_attention_shape({kMaxSeqLen, kMaxSeqLen, 1, 1}));
+  REQUIRE_ARGUMENT_ERROR(attn::check_attention_shape({4096, 1, 1, 65536}), "n*dv");  // 1 GB of output
+  REQUIRE_ARGUMENT_ERROR(attn::check_attention_shape({1, 4096, 4097, 1}), "m*dk");
+  REQUIRE_ARGUMENT_ERROR(attn::check_attention_shape({4097, 1, 1, 1}), "n");
 }
 
 TEST_CASE("attention_forward rejects null pointers, bad divisors and non-finite inputs", "[attention][errors]") {
@@ -257,20 +263,87 @@ TEST_CASE("attention_forward rejects null pointers, bad divisors and non-finite 
   }
 }
 
-TEST_CASE("attention_forward reports a score that overflows float", "[attention][errors]") {
-  const attn::AttentionShape s{2, 2, 4, 1};
-  const std::vector<float> v{1.0f, 2.0f};
-  std::vector<float> w(4), o(2);
-  SECTION("q, k entries 1e20: q.k = 4e40") {
-    const std::vector<float> q(8, 1e20f), k(8, 1e20f);
-    REQUIRE_ARGUMENT_ERROR(attn::attention_forward(q.data(), k.data(), v.data(), s, 1.0, w.data(), o.data()), "q");
-    REQUIRE_THROWS_WITH(attn::attention_forward(q.data(), k.data(), v.data(), s, 1.0, w.data(), o.data()),
-                        Catch::Contains("overflow"));
+// Issue 14, class 1: finite inputs have a finite exact result (weights in
+// [0, 1], each output within its column of V), so the float kernel's
+// overflows must not reach the caller as inf, NaN or an error. Each case
+// overflowed before: a W·V sum of values near FLT_MAX, or q·k past it.
+TEST_CASE("attention_forward: finite inputs give the finite exact answer where float overflows", "[attention][overflow]") {
+  constexpr float M = std::numeric_limits<float>::max();
+  auto run = [](std::size_t n, std::size_t m, std::size_t dk, std::size_t dv, const std::vector<float>& q,
+                const std::vector<float>& k, const std::vector<float>& v, double divisor) {
+    std::pair<std::vector<float>, std::vector<float>> r{std::vector<float>(n * m), std::vector<float>(n * dv)};
+    // The premise: the float kernel alone overflows on these inputs.
+    attn::attention_f32(q.data(), k.data(), v.data(), {n, m, dk, dv}, static_cast<float>(1.0 / divisor),
+                        r.first.data(), r.second.data());
+    bool overflowed = false;
+    for (float x : r.first) overflowed |= !std::isfinite(x);
+    for (float x : r.second) overflowed |= !std::isfinite(x);
+    REQUIRE(overflowed);
+    attn::attention_forward(q.data(), k.data(), v.data(), {n, m, dk, dv}, divisor, r.first.data(), r.second.data());
+    for (float x : r.first) REQUIRE(std::isfinite(x));
+    for (float x : r.second) REQUIRE(std::isfinite(x));
+    return r;
+  };
+  SECTION("the issue's case: ten weights of 0.1 on values of FLT_MAX (and -FLT_MAX)") {
+    for (float sign : {1.0f, -1.0f}) {
+      const auto [w, o] = run(1, 10, 1, 1, {0}, std::vector<float>(10, 0), std::vector<float>(10, sign * M), 1.0);
+      for (float x : w) REQUIRE(x == 0.1f);
+      REQUIRE(o[0] == sign * M);
+    }
   }
-  SECTION("finite dot, overflow only after dividing by 0.5") {
-    // q.k = 4 * 1e19 * 8e18 = 3.2e38 < FLT_MAX; / 0.5 = 6.4e38 > FLT_MAX.
-    const std::vector<float> q(8, 1e19f), k(8, 8e18f);
-    REQUIRE_NOTHROW(attn::attention_forward(q.data(), k.data(), v.data(), s, 1.0, w.data(), o.data()));
-    REQUIRE_ARGUMENT_ERROR(attn::attention_forward(q.data(), k.data(), v.data(), s, 0.5, w.data(), o.data()), "q");
+  SECTION("103 keys: a column of FLT_MAX beside a column of small values, kept exact") {
+    // Uniform weights 1/103 sum to just above 1 in float: the first column's sum overflowed.
+    std::vector<float> v(2 * 103);
+    for (std::size_t j = 0; j < 103; ++j) v[2 * j] = M, v[2 * j + 1] = static_cast<float>(j);
+    const auto [w, o] = run(1, 103, 1, 2, {0}, std::vector<float>(103, 0), v, 1.0);
+    REQUIRE(o[0] == M);
+    REQUIRE(o[1] == Approx(51.0).epsilon(1e-6));
   }
+  SECTION("18 keys, three columns: FLT_MAX, -FLT_MAX, and 1 to 18") {
+    std::vector<float> v(3 * 18);
+    for (std::size_t j = 0; j < 18; ++j) v[3 * j] = M, v[3 * j + 1] = -M, v[3 * j + 2] = static_cast<float>(j + 1);
+    const auto [w, o] = run(2, 18, 1, 3, {0, 0}, std::vector<float>(18, 0), v, 1.0);
+    REQUIRE(o == std::vector<float>{M, -M, 9.5f, M, -M, 9.5f});
+  }
+  SECTION("q·k past FLT_MAX: q, k entries 1e20 (q·k = 4e40), equal scores") {
+    const auto [w, o] = run(2, 2, 4, 1, std::vector<float>(8, 1e20f), std::vector<float>(8, 1e20f), {1, 2}, 1.0);
+    REQUIRE(w == std::vector<float>{0.5f, 0.5f, 0.5f, 0.5f});
+    REQUIRE(o == std::vector<float>{1.5f, 1.5f});
+  }
+  SECTION("q·k past FLT_MAX of both signs: one key takes all the weight") {
+    const auto [w, o] = run(1, 3, 1, 2, {1e20f}, {1e20f, -1e20f, 0}, {1, 2, 3, 4, 5, 6}, 1.0);
+    REQUIRE(w == std::vector<float>{1, 0, 0});
+    REQUIRE(o == std::vector<float>{1, 2});
+  }
+  SECTION("a finite q·k that overflows only when divided by 0.5, or by the smallest divisor") {
+    // q·k = 4 · 1e19 · 8e18 = 3.2e38 < FLT_MAX; / 0.5 = 6.4e38.
+    const auto [w, o] = run(1, 2, 4, 1, std::vector<float>(4, 1e19f), {8e18f, 8e18f, 8e18f, 8e18f, 0, 0, 0, 0},
+                            {1, 2}, 0.5);
+    REQUIRE(w == std::vector<float>{1, 0});
+    REQUIRE(o[0] == 1.0f);
+    const auto [w2, o2] = run(1, 2, 1, 1, {1e4f}, {1e5f, 2e5f}, {3, 5}, 1e-30);  // scores 1e39 and 2e39
+    REQUIRE(w2 == std::vector<float>{0, 1});
+    REQUIRE(o2[0] == 5.0f);
+  }
+  SECTION("only the rows that overflowed are computed again: the others keep the kernel's bits") {
+    oracle::TestData rng(0x0f10);
+    Problem p = make_problem(rng, 6, 9, 5, 3);
+    std::vector<float> w(6 * 9), o(6 * 3);
+    attn::attention_forward(p.q.data(), p.k.data(), p.v.data(), p.shape, 2.0, w.data(), o.data());
+    for (std::size_t c = 0; c < 5; ++c) p.q[3 * 5 + c] = 3e38f;  // row 3's q·k run past FLT_MAX
+    std::vector<float> w2(6 * 9), o2(6 * 3);
+    attn::attention_f32(p.q.data(), p.k.data(), p.v.data(), {6, 9, 5, 3}, 0.5f, w2.data(), o2.data());
+    REQUIRE_FALSE(std::isfinite(w2[27]));  // the premise: the kernel's row 3 is NaN
+    attn::attention_forward(p.q.data(), p.k.data(), p.v.data(), p.shape, 2.0, w2.data(), o2.data());
+    for (std::size_t i : {0, 1, 2, 4, 5}) {
+      for (std::size_t j = 0; j < 9; ++j) REQUIRE(w2[i * 9 + j] == w[i * 9 + j]);
+      for (std::size_t c = 0; c < 3; ++c) REQUIRE(o2[i * 3 + c] == o[i * 3 + c]);
+    }
+    // Row 3 against the double oracle: the largest q·k takes all the weight.
+    const oracle::AttentionRef ref = oracle::attention(p.q, p.k, p.v, 6, 9, 5, 3, 2.0);
+    const auto r3 = static_cast<Eigen::Index>(3);
+    for (Eigen::Index j = 0; j < 9; ++j) REQUIRE(w2[27 + j] == static_cast<float>(ref.w(r3, j)));
+    for (Eigen::Index c = 0; c < 3; ++c) REQUIRE(o2[9 + c] == Approx(ref.o(r3, c)).epsilon(1e-7));
+  }
+
 }

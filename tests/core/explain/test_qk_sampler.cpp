@@ -51,7 +51,7 @@ void require_same(const attn::QkSummary& a, const attn::QkSummary& b) {
   REQUIRE(a.samples == b.samples);
   REQUIRE(a.mean == b.mean);
   REQUIRE(a.var == b.var);
-  REQUIRE(a.var_stderr == b.var_stderr);
+  REQUIRE((a.var_stderr == b.var_stderr || (std::isnan(a.var_stderr) && std::isnan(b.var_stderr))));
   REQUIRE(a.scaled_mean == b.scaled_mean);
   REQUIRE(a.scaled_var == b.scaled_var);
   REQUIRE(a.theory_mean == b.theory_mean);
@@ -265,6 +265,34 @@ TEST_CASE("QkSampler: summary before drawing holds the theory only", "[qk]") {
   REQUIRE(one.samples == 1);
   REQUIRE(std::isfinite(one.mean));
   REQUIRE(one.var == 0.0);
+}
+
+TEST_CASE("QkSampler: no standard error of the variance from fewer than 100 samples", "[qk][stderr]") {
+  REQUIRE(attn::kMinStderrSamples == 100);
+  // The case: d_k 65536 and 2 samples gave 4.6e-4 for a variance of
+  // 34 290 (two points always give m4 = m2², so about 0 by construction).
+  attn::QkSampler big(config(65536, 0, 1, 1, 0, 256));
+  big.draw(2);
+  REQUIRE(big.summary().var > 1000);
+  REQUIRE(std::isnan(big.summary().var_stderr));
+  // Below the minimum in one batch or several, at any d_k and correlation: NaN.
+  attn::QkSampler s(config(16, 0.5, 2.0, 1.0, 3, 4.0));
+  REQUIRE(std::isnan(s.summary().var_stderr));  // nothing drawn yet
+  for (std::size_t n : {1, 2, 3, 10, 50, 98}) {
+    s.draw(n == 1 ? 1 : n - (s.summary().samples));
+    REQUIRE(s.summary().samples == n);
+    REQUIRE(std::isnan(s.summary().var_stderr));
+    REQUIRE(std::isfinite(s.summary().var));  // the variance itself is reported
+  }
+  s.draw(1);
+  REQUIRE(s.summary().samples == 99);
+  REQUIRE(std::isnan(s.summary().var_stderr));
+  s.draw(1);  // 100: the estimate appears, the same as from one batch of 100
+  REQUIRE(std::isfinite(s.summary().var_stderr));
+  REQUIRE(s.summary().var_stderr > 0);
+  attn::QkSampler once(config(16, 0.5, 2.0, 1.0, 3, 4.0));
+  once.draw(100);
+  REQUIRE(once.summary().var_stderr == s.summary().var_stderr);
 }
 
 TEST_CASE("QkSampler: deterministic by seed, and batching does not change the stream", "[qk][determinism]") {

@@ -3,11 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "base/argument_error.h"
+#include "train/cross_entropy.h"
 #include "train/optimizer.h"
 #include "train/tasks.h"
 #include "train/train_config.h"
@@ -117,6 +119,30 @@ TEST_CASE("Adam's first step is lr against the gradient's sign, whatever its siz
   REQUIRE(opt.steps() == 2);
 }
 
+TEST_CASE("cross-entropy: a NaN or +inf logit makes the accuracy undefined, a -inf one does not",
+          "[train][cross_entropy][diverged]") {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const int targets[2] = {0, 2};
+  std::vector<float> p(6);
+  auto run = [&](std::vector<float> z) { return attn::cross_entropy_forward(z.data(), targets, 2, 3, p.data()); };
+  const auto ok = run({3, 1, 2, 0, 1, 5});
+  REQUIRE_FALSE(ok.undefined);
+  REQUIRE(ok.correct == 2);
+  REQUIRE(std::isfinite(ok.loss_sum));
+  // NaN anywhere (even in a row whose arg max would be the NaN-free target) and +inf: undefined.
+  for (const auto& z : {std::vector<float>{3, nan, 2, 0, 1, 5}, std::vector<float>{nan, nan, nan, nan, nan, nan},
+                        std::vector<float>{3, 1, 2, 0, 1, inf}, std::vector<float>{inf, inf, 2, 0, 1, 5}}) {
+    const auto r = run(z);
+    REQUIRE(r.undefined);
+    REQUIRE_FALSE(std::isfinite(r.loss_sum));
+  }
+  // -inf is a logit softmax gives 0: the largest logit is still well defined.
+  const auto low = run({3, -inf, 2, -inf, 1, 5});
+  REQUIRE_FALSE(low.undefined);
+  REQUIRE(low.correct == 2);
+  REQUIRE(std::isfinite(low.loss_sum));
+}
+
 TEST_CASE("names parse, and anything else is an ArgumentError naming the field",
           "[train][config]") {
   REQUIRE(attn::parse_task("copy") == attn::TaskKind::Copy);
@@ -133,6 +159,23 @@ TEST_CASE("names parse, and anything else is an ArgumentError naming the field",
   REQUIRE(field([] { attn::parse_task("nope"); }) == "task");
   REQUIRE(field([] { attn::parse_optimizer("rmsprop"); }) == "optimizer");
   REQUIRE(field([] { attn::parse_init("he"); }) == "init");
+  // A value with a newline or a terminal escape is echoed on one line.
+  auto message = [](auto f) {
+    try {
+      f();
+    } catch (const attn::ArgumentError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(message([] { attn::parse_task("recall\ncopy"); }) == "task must be 'recall' or 'copy', got 'recall\\ncopy'");
+  CHECK(message([] { attn::parse_optimizer("adam\x1b[2J"); }) ==
+        "optimizer must be 'adam' or 'sgd', got 'adam\\x1b[2J'");
+  CHECK(message([] { attn::parse_init("he\r"); }) == "init must be 'xavier', 'lecun' or 'normal', got 'he\\r'");
+  CHECK(message([] {
+          attn::TrainConfig t;
+          attn::apply_divisor_option(t, "qk\u2028norm");
+        }) == "divisor must be 'sqrt', 'dk', 'qknorm' or a number in [1e-30, 1e+12], got 'qk\\u2028norm'");
   attn::TrainConfig c;
   REQUIRE(field([&] { attn::apply_divisor_option(c, "qk"); }) == "divisor");
   REQUIRE(field([&] { attn::apply_divisor_option(c, "0"); }) == "divisor");

@@ -184,3 +184,84 @@ TEST_CASE("a bad configuration throws ArgumentError naming the field", "[train][
     REQUIRE(std::string(e.what()).find("[1, 16]") != std::string::npos);
   }
 }
+
+// A diverging run (issue 14, class 5): SGD at a rate inside the documented
+// range overflows within a few steps. The step is detected and every metric
+// that depends on the broken weights is NaN, never the 0 that std::max and
+// `if (a > 0)` used to make of a NaN.
+namespace {
+
+attn::TrainConfig diverging(const char* divisor, attn::TaskKind task = attn::TaskKind::Recall) {
+  attn::TrainConfig c;  // the issue's: --dk 16 --heads 1 --batch 8 --optimizer sgd --lr 10
+  c.task = task;
+  c.dk = 16;
+  c.heads = 1;
+  c.dv = 64;
+  c.batch = 8;
+  c.optimizer = attn::OptimizerKind::Sgd;
+  c.lr = 10;
+  c.log_every = 1;
+  attn::apply_divisor_option(c, divisor);
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("a diverging run: the step is found, and its metrics are NaN, not invented", "[train][trainer][diverged]") {
+  for (const char* div : {"sqrt", "1", "qknorm"}) {
+    for (auto task : {attn::TaskKind::Recall, attn::TaskKind::Copy}) {
+      INFO("divisor " << div << ", task " << attn::task_name(task));
+      attn::Trainer t(diverging(div, task));
+      t.step(40);
+      const std::size_t d = t.diverged_at();
+      REQUIRE(d >= 2);
+      REQUIRE(d <= 20);
+      const std::size_t C = t.columns();
+      for (std::size_t i = 0; i < t.row_count(); ++i) {
+        const double* r = t.rows().data() + i * C;
+        const auto step = static_cast<std::size_t>(r[attn::kColStep]);
+        bool finite = true;
+        for (std::size_t j = 1; j < C; ++j) finite = finite && std::isfinite(r[j]);
+        INFO("step " << step);
+        // Every row before the divergence is finite; the divergence step is the first that is not.
+        REQUIRE(finite == (step < d));
+        // No metric is made up from a broken input: logits that are not all
+        // finite give no attention statistics, a loss that is not finite no
+        // accuracy. (A step may still measure finite attention after the
+        // output layer has overflowed: those numbers are real.)
+        if (!std::isfinite(r[attn::kColLogitMaxAbs]))
+          for (auto col : {attn::kColAttnEntropy, attn::kColAttnMax, attn::kColAttnCorrect, attn::kColLogitSpread})
+            REQUIRE(std::isnan(r[col]));
+        if (!std::isfinite(r[attn::kColLoss])) REQUIRE(std::isnan(r[attn::kColAccuracy]));
+      }
+      // By the last step every weight is NaN, and so is every metric (none reads 0).
+      const double* last = t.rows().data() + (t.row_count() - 1) * C;
+      for (std::size_t j = 1; j < C; ++j) REQUIRE(std::isnan(last[j]));
+      const attn::EvalResult e = t.evaluate(64);
+      REQUIRE(std::isnan(e.loss));
+      REQUIRE(std::isnan(e.accuracy));
+      REQUIRE(std::isnan(e.attn_correct));
+      REQUIRE(t.steps_to_90() == 0);
+      // More steps do not move the divergence step.
+      t.step(5);
+      REQUIRE(t.diverged_at() == d);
+    }
+  }
+}
+
+TEST_CASE("a run that trains never reads as diverged", "[train][trainer][diverged]") {
+  attn::Trainer sgd(small("sqrt"));
+  sgd.step(60);
+  REQUIRE(sgd.diverged_at() == 0);
+  attn::TrainConfig c = diverging("sqrt");
+  c.optimizer = attn::OptimizerKind::Adam;  // Adam's steps are bounded by lr: no overflow here
+  attn::Trainer adam(c);
+  adam.step(40);
+  REQUIRE(adam.diverged_at() == 0);
+  c.optimizer = attn::OptimizerKind::Sgd;
+  c.lr = 0.05;
+  attn::Trainer slow(c);
+  slow.step(40);
+  REQUIRE(slow.diverged_at() == 0);
+  for (double v : slow.rows()) REQUIRE(std::isfinite(v));
+}

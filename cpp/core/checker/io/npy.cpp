@@ -123,11 +123,7 @@ class HeaderParser {
     if (seen) fail("the header gives '%s' twice", key);
     seen = true;
   }
-  static std::string printable(const std::string& t) {
-    std::string o;
-    for (char c : t.substr(0, 40)) o += (c >= 32 && c < 127) ? c : '?';
-    return t.size() > 40 ? o + "..." : o;
-  }
+  static std::string printable(const std::string& t) { return escaped(t, 40); }
   std::string str() {
     const char q = peek();
     if (q != '\'' && q != '"') fail("malformed header: expected a quoted string at byte %zu", i_);

@@ -29,11 +29,7 @@ constexpr auto kCrcTable = make_crc_table();
 std::uint32_t u16(const std::uint8_t* p) { return p[0] | (std::uint32_t{p[1]} << 8); }
 std::uint32_t u32(const std::uint8_t* p) { return u16(p) | (u16(p + 2) << 16); }
 
-std::string printable(const std::string& s) {
-  std::string o;
-  for (char c : s.substr(0, 60)) o += (c >= 32 && c < 127) ? c : '?';
-  return s.size() > 60 ? o + "..." : o;
-}
+std::string printable(const std::string& s) { return escaped(s, 60); }
 
 const char* method_name(std::uint16_t m) {
   switch (m) {
@@ -131,11 +127,20 @@ Tensor npz_array(const std::uint8_t* data, std::size_t size, const std::string& 
                  const char* argument) {
   const std::vector<ZipEntry> entries = zip_entries(data, size);
   const ZipEntry* z = nullptr;
-  for (const ZipEntry& e : entries)
-    if (e.name == name + ".npy" || e.name == name) {
-      z = &e;
-      break;
-    }
+  for (const ZipEntry& e : entries) {
+    if (e.name != name + ".npy" && e.name != name) continue;
+    // Two members for one array: NumPy reads the last copy (zipfile keeps the
+    // last of a name; "q" wins over "q.npy"), a first-match reader the first,
+    // so the same file would give two answers. Refuse it, naming both.
+    if (z && z->name == e.name)
+      fail_arg(argument, "npz: the archive holds member '%s' twice: NumPy would read the last copy, "
+               "so which one is meant is ambiguous", printable(e.name).c_str());
+    if (z)
+      fail_arg(argument, "npz: the archive holds array '%s' twice, as members '%s' and '%s': which one "
+               "is meant is ambiguous", printable(name).c_str(), printable(z->name).c_str(),
+               printable(e.name).c_str());
+    z = &e;
+  }
   if (!z) {
     std::string held;
     for (std::size_t i = 0; i < entries.size() && i < 10; ++i) {

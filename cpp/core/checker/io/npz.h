@@ -28,7 +28,9 @@ struct ZipEntry {
 std::vector<ZipEntry> zip_entries(const std::uint8_t* data, std::size_t size);
 
 // The array `name` ("q" finds "q.npy", or a member named exactly "q").
-// `argument` names it in the error ("q", "k").
+// `argument` names it in the error ("q", "k"). An archive with two members
+// for the array (the same name twice, or both "q" and "q.npy") is refused:
+// NumPy would read another copy than the first.
 Tensor npz_array(const std::uint8_t* data, std::size_t size, const std::string& name,
                  const char* argument);
 

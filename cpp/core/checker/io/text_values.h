@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/format.h"
 #include "checker/io/tensor_file.h"
 
 namespace attn::text_io {
@@ -35,9 +36,7 @@ inline NumberResult read_number(const char* b, const char* e, double& v) {
 }
 
 inline std::string printable(const char* b, const char* e) {
-  std::string o;
-  for (const char* p = b; p < e && o.size() < 40; ++p) o += (*p >= 32 && *p < 127) ? *p : '?';
-  return static_cast<std::size_t>(e - b) > 40 ? o + "..." : o;
+  return escaped(std::string_view(b, static_cast<std::size_t>(e - b)), 40);
 }
 
 inline bool is_space(char c) { return c == ' ' || c == '\t'; }

@@ -57,6 +57,8 @@ TEST_CASE("csv: each malformed file gives its message", "[csv][errors]") {
   CHECK(csv_err("q,1,1e39\nk,1,2\n") == "csv: line 1, field 3 is 1e+39, outside the float32 range (about ±3.4e38)");
   CHECK(csv_err("q,1,2\n") == "csv: no row starts with 'k'");
   CHECK(csv_err("v,1,2\n") == "csv: line 1 starts with 'v', not 'q' or 'k'");
+  CHECK(csv_err("v\x1b[1m,1,2\n") == "csv: line 1 starts with 'v\\x1b[1m', not 'q' or 'k'");
+  CHECK(csv_err("q,1,2\nk,1,2\x0b" "3\n") == "csv: line 2, field 3 ('2\\x0b3') is not a number");
   CHECK(csv_err("q\n") == "csv: line 1 has a name but no values");
   CHECK(csv_err("1,2\n3,4\n") == "csv: line 1 starts with a number: when one file holds both, every row "
                                  "starts with 'q' or 'k' (or give two files, q first, then k)");

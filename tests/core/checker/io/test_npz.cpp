@@ -8,6 +8,7 @@
 #include "checker/check_fixtures.h"
 #include "checker/io/npy.h"
 #include "checker/io/npz.h"
+#include "checker/qk_input.h"
 
 using namespace checkfix;
 
@@ -88,6 +89,42 @@ TEST_CASE("npz: each damaged or unsupported archive gives its message", "[npz][e
   Bytes encrypted = z;
   encrypted[z.size() - 22 - 2 * (46 + 5) + 8] |= 1;  // the first central entry's flags
   CHECK(err(encrypted) == "npz: member 'q.npy' is encrypted");
+  // Member names are the file's: echoed escaped, on one line.
+  const std::vector<float> v{1, 2};
+  const Bytes odd = attn::write_npz({{"q\nline", attn::write_npy(v.data(), {1, 2})},
+                                     {"k\x1b[0m", attn::write_npy(v.data(), {1, 2})}});
+  CHECK(err(odd) == "npz: no array named 'q' (the archive holds q\\nline, k\\x1b[0m)");
+  Bytes odd_deflated = odd;
+  set_method(odd_deflated, 8);
+  CHECK(err(odd_deflated, "q\nline").find("npz: member 'q\\nline.npy' is deflate-compressed") == 0);
+}
+
+TEST_CASE("npz: an array held twice is refused, naming the member (NumPy reads the last copy)", "[npz][errors]") {
+  const std::vector<float> a{1, 2, 3, 4}, b{5, 6, 7, 8}, c{9, 9, 9, 9};
+  const Bytes A = attn::write_npy(a.data(), {2, 2}), B = attn::write_npy(b.data(), {2, 2}),
+              C = attn::write_npy(c.data(), {2, 2});
+  const std::string twice = "npz: the archive holds member 'q.npy' twice: NumPy would read the last copy, "
+                            "so which one is meant is ambiguous";
+  // q twice, the copies apart or together, equal or not.
+  CHECK(err(attn::write_npz({{"q", A}, {"k", B}, {"q", C}})) == twice);
+  CHECK(err(attn::write_npz({{"q", A}, {"q", C}, {"k", B}})) == twice);
+  CHECK(err(attn::write_npz({{"q", A}, {"q", A}, {"k", B}})) == twice);
+  // k twice: q still reads, k is refused with its own argument.
+  const Bytes k_twice = attn::write_npz({{"q", A}, {"k", B}, {"k", C}});
+  CHECK(attn::npz_array(k_twice.data(), k_twice.size(), "q", "q").data == a);
+  CHECK(error_of([&] { attn::npz_array(k_twice.data(), k_twice.size(), "k", "k"); }) ==
+        "npz: the archive holds member 'k.npy' twice: NumPy would read the last copy, so which one is "
+        "meant is ambiguous");
+  // Through the loader, with the lab's `sequences` array twice.
+  const std::vector<float> one{1};
+  const Bytes seq_twice = attn::write_npz({{"q", A}, {"k", B}, {"sequences", attn::write_npy(one.data(), {1, 1})},
+                                           {"sequences", attn::write_npy(one.data(), {1, 1})}});
+  CHECK(error_of([&] { attn::load_qk(seq_twice.data(), seq_twice.size(), attn::TensorFormat::Npz); }) ==
+        "npz: the archive holds member 'sequences.npy' twice: NumPy would read the last copy, so which one "
+        "is meant is ambiguous");
+  // A member the checker does not read may repeat: q and k are unambiguous.
+  const Bytes v_twice = attn::write_npz({{"q", A}, {"v", C}, {"k", B}, {"v", A}});
+  CHECK(attn::load_qk(v_twice.data(), v_twice.size(), attn::TensorFormat::Npz).k == b);
 }
 
 TEST_CASE("npz: every prefix of a valid archive is an error, never a crash", "[npz][errors]") {

@@ -1,0 +1,26 @@
+// `attnlab attention`'s input, {"q": [[...]], "k": [[...]], "v": [[...]],
+// "divisor": "sqrt"|"dk"|number}, read as a stream of parse events (no document
+// tree): each matrix's rows and columns are checked against the core's limits
+// as they grow, so no buffer ever holds more than a limit allows, and the
+// shapes together are checked before the caller allocates any output.
+// Every fault is a UsageError naming where it is ("q[1][2] is not a number").
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "explain/attention.h"
+
+namespace attncli {
+
+struct AttentionInput {
+  attn::AttentionShape shape;     // n, m, dk, dv, all checked (attn::check_attention_shape)
+  std::vector<float> q, k, v;     // [n x dk], [m x dk], [m x dv], row-major
+  std::string divisor = "sqrt";   // as the file gives it ("sqrt", "dk" or a number's text)
+};
+
+// Members other than q, k, v and divisor are skipped; any of those four given
+// twice is refused (a parser that kept the first or the last would guess).
+AttentionInput read_attention_input(const std::string& text);
+
+}  // namespace attncli

@@ -32,6 +32,21 @@ function withAlloc(M, sizes, fn) {
   }
 }
 
+// The wrapper checks its callers' types before anything reaches the core or
+// is allocated: a string is not an array of scores ("1012" would be read as
+// [1, 0, 1, 2]), and a number where the core wants a string leaks the strings
+// Embind had already converted.
+function requireNumbers(name, xs) {
+  if (!(Array.isArray(xs) || (ArrayBuffer.isView(xs) && !(xs instanceof DataView))))
+    throw Object.assign(new Error(`${name} must be an array of numbers`), { argument: name });
+}
+function requireString(name, x) {
+  if (typeof x !== 'string') throw Object.assign(new Error(`${name} must be a string`), { argument: name });
+}
+function requireNumber(name, x) {
+  if (typeof x !== 'number') throw Object.assign(new Error(`${name} must be a number`), { argument: name });
+}
+
 function toF64(xs) {
   return xs instanceof Float64Array ? xs : Float64Array.from(xs);
 }
@@ -47,6 +62,8 @@ function toF32(xs) {
  *   jacobianNorm: number, argmax: number}}  scaled = scores / divisor, from the core
  */
 function softmaxStats(M, scores, divisor) {
+  requireNumbers('scores', scores);
+  requireNumber('divisor', divisor);
   const s = toF64(scores);
   const n = s.length;
   return withAlloc(M, [n * 8, n * 8, n * 8], (sp, pp, cp) => {
@@ -65,6 +82,7 @@ function softmaxStats(M, scores, divisor) {
  * @returns {{value: number, label: string}}
  */
 function resolveDivisor(M, text, dk) {
+  requireNumber('dk', dk);
   const r = check(M.resolveDivisor(String(text), dk));
   return { value: r.value, label: r.label };
 }
@@ -74,7 +92,9 @@ function resolveDivisor(M, text, dk) {
  * @returns {Float32Array} length m
  */
 function sampleScoreRow(M, dk, m, seed) {
-  if (!(Number.isInteger(m) && m >= 1)) throw new Error(`m must be a positive integer, got ${m}`);
+  for (const [name, x] of [['dk', dk], ['m', m], ['seed', seed]]) requireNumber(name, x);
+  // The core's limits, from the shape alone, before the row's buffer exists.
+  check(M.checkScoreRow(dk, m));
   return withAlloc(M, [m * 4], (sp) => {
     check(M.sampleScoreRow(dk, m, seed, sp));
     return M.HEAPF32.slice(sp / 4, sp / 4 + m);
@@ -86,6 +106,10 @@ function sampleScoreRow(M, dk, m, seed) {
  * @returns {{weights: Float32Array, out: Float32Array}}  n×m and n×dv
  */
 function attentionForward(M, { q, k, v, n, m, dk, dv, divisor }) {
+  for (const [name, x] of [['n', n], ['m', m], ['dk', dk], ['dv', dv], ['divisor', divisor]]) requireNumber(name, x);
+  for (const [name, x] of [['q', q], ['k', k], ['v', v]]) requireNumbers(name, x);
+  // The core's limits, from the shapes alone, before any buffer exists.
+  check(M.checkAttentionShape(n, m, dk, dv));
   const Q = toF32(q), K = toF32(k), V = toF32(v);
   const sizes = [n * dk, m * dk, m * dv, n * m, n * dv];
   if (!sizes.every((x) => Number.isInteger(x) && x >= 1))
@@ -230,6 +254,13 @@ function buildInfo(M) {
 function checkTensors(M, files, options = {}) {
   if (!Array.isArray(files) || files.length < 1 || files.length > 2)
     throw new Error('give one file (q and k together) or two (q, then k)');
+  for (const f of files) {
+    if (f.name !== undefined) requireString('name', f.name);
+    if (!(f.bytes instanceof ArrayBuffer || ArrayBuffer.isView(f.bytes)))
+      throw Object.assign(new Error('bytes must be an ArrayBuffer or a typed array'), { argument: 'bytes' });
+  }
+  for (const key of ['divisor', 'format', 'q', 'k']) if (options[key] !== undefined) requireString(key, options[key]);
+  if (options.sequences !== undefined) requireNumber('sequences', options.sequences);
   const views = files.map((f) => (f.bytes instanceof Uint8Array ? f.bytes : new Uint8Array(f.bytes)));
   return withAlloc(M, views.map((v) => v.length), (p1, p2 = 0) => {
     views.forEach((v, i) => M.HEAPU8.set(v, i ? p2 : p1));

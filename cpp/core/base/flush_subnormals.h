@@ -37,10 +37,6 @@ inline float flush_subnormal(float x) {
   return x;
 }
 
-inline void flush_subnormals(float* x, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) x[i] = flush_subnormal(x[i]);
-}
-
 // |x| < 2^e, for e in [-126, 0). NaN and infinities are not below.
 inline bool is_below(float x, int e) {
   std::uint32_t bits;

@@ -29,7 +29,6 @@ const MODULES = {
     scalar: () => import('../wasm/attnlab_bench_scalar.js'),
   },
 };
-export const FEATURES = Object.keys(MODULES);
 
 /** The build 'auto' resolves to in this browser. */
 export async function resolveBuild(build = 'auto') {

@@ -36,3 +36,6 @@ log "site build (web/dist)"
 # only when its Mermaid source has changed.
 (cd "$WEB" && npm run --silent diagrams)
 (cd "$WEB" && node node_modules/vite/bin/vite.js build --logLevel warn)
+# The embed (web/dist/embed/attnlab.js and frame.html): after the site's
+# build, which empties web/dist.
+(cd "$WEB" && node node_modules/vite/bin/vite.js build -c vite.embed.config.js --logLevel warn)

@@ -22,14 +22,14 @@ export const CSP = [
 // Build only: the dev server injects <style> tags for hot reload, which
 // style-src 'self' would block. The meta goes right after <meta charset>, so it
 // precedes every script and stylesheet it must govern.
-function cspMeta() {
+export function cspMeta(csp = CSP) {
   return {
     name: 'csp-meta',
     apply: 'build',
     transformIndexHtml(html) {
       const charset = /<meta charset="utf-8"\s*\/?>/i;
       if (!charset.test(html)) throw new Error('csp-meta: index.html needs <meta charset="utf-8">');
-      return html.replace(charset, (m) => `${m}\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`);
+      return html.replace(charset, (m) => `${m}\n    <meta http-equiv="Content-Security-Policy" content="${csp}" />`);
     },
   };
 }
@@ -51,7 +51,7 @@ export function requireWasm(dir = fileURLToPath(new URL('./src/wasm/', import.me
 // Typesets the page's static formulas at build time (KaTeX runs in Node), so
 // the browser loads only KaTeX's CSS and fonts, never its JavaScript.
 // src/math/katex-assets.js imports the result; math.js hydrates it.
-function formulas() {
+export function formulas() {
   const ID = 'virtual:attn-formulas';
   return {
     name: 'attn-formulas',

@@ -41,19 +41,50 @@ function readStored() {
 
 function initialLang() {
   for (const l of [getParam('lang'), readStored()]) if (Object.hasOwn(LANGS, l ?? '')) return l;
-  return (navigator.languages ?? [navigator.language]).some((l) => /^zh\b/i.test(l)) ? 'zh' : 'en';
+  return browserLang();
 }
 
-let lang = initialLang();
+// Read on first use, so a page that embeds widgets (which call useLang) never
+// has its URL or storage read for a choice of ours.
+let lang = null;
 const listeners = new Set();
 
 export function getLang() {
-  return lang;
+  return (lang ??= initialLang());
+}
+
+/** 'en' or 'zh' for a BCP 47 tag ('zh-Hans', 'zh-CN', 'en-GB'), or null for any other. */
+export function langOfTag(tag) {
+  const m = /^([a-z]{2,3})\b/i.exec(String(tag ?? '').trim());
+  const l = m?.[1].toLowerCase();
+  return Object.hasOwn(LANGS, l ?? '') ? l : null;
+}
+
+/** The browser's preferred language of ours ('zh' for any zh-*, else 'en'). */
+export function browserLang() {
+  return (navigator.languages ?? [navigator.language]).some((l) => langOfTag(l) === 'zh') ? 'zh' : 'en';
+}
+
+/**
+ * Run fn with t(), locale() and getLang() answering in `l`: an embedded widget
+ * speaks its own lang attribute whatever its neighbours speak (element.js
+ * wraps each widget method in this). Synchronous: what fn awaits runs later,
+ * in whatever language is current then.
+ */
+export function inLang(l, fn) {
+  if (l === getLang() || !Object.hasOwn(LANGS, l)) return fn();
+  const prev = lang;
+  lang = l;
+  try {
+    return fn();
+  } finally {
+    lang = prev;
+  }
 }
 
 /** BCP 47 tag for Intl formatters. */
 export function locale() {
-  return INTL_LOCALE[lang];
+  return INTL_LOCALE[getLang()];
 }
 
 /**
@@ -62,7 +93,7 @@ export function locale() {
  * Each {name} is filled from params; a {name} that params lacks stays as written.
  */
 export function t(key, params = {}) {
-  const text = STRINGS[lang][key] ?? STRINGS.en[key];
+  const text = STRINGS[getLang()][key] ?? STRINGS.en[key];
   if (text === undefined) throw new Error(`missing string "${key}"`);
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
@@ -80,6 +111,11 @@ export function setLang(next) {
   for (const fn of listeners) fn(next);
 }
 
+/** Set the language for this document's scripts only: no URL, no storage, no <html lang> (the embed). */
+export function useLang(next) {
+  if (Object.hasOwn(LANGS, next)) lang = next;
+}
+
 /** Call fn(lang) after every language change. */
 export function onLangChange(fn) {
   listeners.add(fn);
@@ -88,7 +124,7 @@ export function onLangChange(fn) {
 
 /** Set the document's lang and fill every [data-i18n] element under root (the <title> too). */
 export function applyDocument(root = document) {
-  document.documentElement.lang = HTML_LANG[lang];
+  document.documentElement.lang = HTML_LANG[getLang()];
   for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
 }
 

@@ -88,6 +88,41 @@ function parseOne(text, spec) {
   }
 }
 
+/**
+ * An attribute of an embedded widget, read strictly by the same spec: no
+ * clamping, no fallback in silence. {value} or {error: {key, params}} (an
+ * 'opt.*' string saying what the attribute takes).
+ */
+export function parseOption(text, spec) {
+  const s = String(text).trim();
+  const range = { min: spec.min, max: spec.max, values: (spec.values ?? []).join(', ') };
+  switch (spec.type) {
+    case 'enum':
+      return spec.values.includes(s) ? { value: s } : { error: { key: 'opt.enum', params: range } };
+    case 'text':
+      return s.length <= (spec.max ?? 200) ? { value: s } : { error: { key: 'opt.text', params: range } };
+    case 'divisor': {
+      // A named divisor ('sqrt', 'dk', ...) or a positive number up to max.
+      if (spec.values.includes(s)) return { value: s };
+      const r = parseOption(s, { type: 'number', min: 0, minOpen: true, max: spec.max });
+      return r.error ? { error: { key: 'opt.divisor', params: range } } : r;
+    }
+    case 'list': {
+      const items = s.split(',').map((x) => x.trim()).filter(Boolean);
+      const ok = items.length > 0 && items.every((x) => spec.values.includes(x)) && new Set(items).size === items.length;
+      return ok ? { value: items } : { error: { key: 'opt.list', params: range } };
+    }
+    default: {
+      const x = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(s) ? Number(s) : NaN;
+      const lo = spec.min ?? -Infinity;
+      const hi = spec.max ?? Infinity;
+      const bad = !Number.isFinite(x) || (spec.type === 'int' && !Number.isInteger(x)) || x < lo || x > hi || (spec.minOpen && x === lo);
+      if (!bad) return { value: x };
+      return { error: { key: spec.type === 'int' ? 'opt.int' : spec.minOpen ? 'opt.positive' : 'opt.number', params: range } };
+    }
+  }
+}
+
 const pending = new Map();
 let timer = null;
 
@@ -95,8 +130,14 @@ let timer = null;
 export function writeState(prefix, values) {
   if (prefix === null || prefix === undefined) return;
   for (const [k, v] of Object.entries(values)) pending.set(paramName(prefix, k), Array.isArray(v) ? v.join(',') : v);
-  if (timer === null) timer = setTimeout(flush, 200);
+  if (timer === null) {
+    timer = setTimeout(flush, 200);
+    // Only a page that keeps URL state listens for leaving it.
+    if (!listening) addEventListener('pagehide', flush);
+    listening = true;
+  }
 }
+let listening = false;
 
 /** Write queued values now (tests and `pagehide` use it). */
 export function flush() {
@@ -111,8 +152,6 @@ export function flush() {
   pending.clear();
   history.replaceState(history.state, '', url);
 }
-
-addEventListener('pagehide', flush);
 
 /** A random seed for "resample" buttons (fits the core's 53-bit seeds). */
 export function randomSeed() {

@@ -1,40 +1,111 @@
 // Main-thread side of a core worker (worker.js): call(op, args) -> Promise of
 // the result. One worker per feature's module (explain, check), started on the
-// first call and started again after it dies or is stopped. Ops and their
-// args are those of createAttn() in attn.js, e.g. call('softmaxStats',
-// [[14, 10, 12], 8]). A rejected promise carries the core's message as
-// Error.message and the argument it named as .argument.
+// first call and started again after it dies or is stopped; every widget of a
+// page shares it. Where no worker can start (an embedding page's CSP without
+// worker-src blob:), the same ops run on the main thread, one op a task
+// (rpc.js connectLocal), and the client says so: mode() is 'worker' or
+// 'main-thread'. Ops and their args are those of createAttn() in attn.js,
+// e.g. call('softmaxStats', [[14, 10, 12], 8]). A rejected promise carries the
+// core's message as Error.message and the argument it named as .argument.
 import { buildFromSearch } from './build.js';
-import { connect } from './rpc.js';
+import { connect, connectLocal } from './rpc.js';
+import { startWorker } from './spawn.js';
+import workerUrl from './worker.js?worker&url';
 
-/** A client of its own worker, which loads `feature`'s module (core/loader.js). */
-export function createClient(feature) {
+/**
+ * A client of its own core. `options.worker(name)` starts the worker (a test
+ * may pass one that fails); `options.local()` gives the ops for the main thread.
+ */
+export function createClient(feature, {
+  worker = (name) => startWorker(workerUrl, name),
+  local = () => import('./ops.js').then((m) => m.createCoreOps()),
+} = {}) {
   let port = null;
+  let mode = null;              // 'worker' | 'main-thread', once known
+  const listeners = new Set();
+  const setMode = (m) => {
+    if (mode === m) return;
+    mode = m;
+    for (const fn of listeners) fn(m);
+  };
+
   const ensure = () => {
     if (port) return port;
-    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `attnlab-${feature}` });
-    const mine = connect(worker, { onLost: () => { if (port === mine) port = null; } });
-    port = mine;
-    // The worker loads the module on this first call; a failed load fails it
-    // (and later calls retry the load).
-    port.call('init', [feature, buildFromSearch()]).catch(() => {});
+    if (mode !== 'main-thread') {
+      try {
+        const w = worker(`attnlab-${feature}`);
+        const mine = connect(w, { onLost: () => { if (port === mine) port = null; } });
+        port = mine;
+        // The worker loads the module on this first call. A worker that could
+        // not start (lost before init answered) hands over to the main
+        // thread; a core that failed to load fails this call (later calls retry).
+        port.ready = port.call('init', [feature, buildFromSearch()]).then(
+          (r) => { setMode('worker'); return r; },
+          (e) => {
+            if (e.lost && mode === null) {
+              setMode('main-thread');
+              if (port === mine) port = null;
+            } else {
+              mine.ready = null;  // the next call goes through: the worker retries the load
+            }
+            throw e;
+          });
+        port.ready.catch(() => {});
+        return port;
+      } catch {
+        setMode('main-thread');
+      }
+    }
+    port = localPort(feature, local);
     return port;
   };
+
   return {
     /**
-     * Run one core op in the worker.
+     * Run one core op.
      * @param {string} op  an op of createAttn() (attn.js), or 'buildInfo'
      * @param {unknown[]} [args]  positional arguments of that op
      * @param {Transferable[]} [transfer]  buffers to hand over instead of copying
      * @returns {Promise<any>}
      */
-    call: (op, args = [], transfer = []) => ensure().call(op, args, transfer),
+    async call(op, args = [], transfer = []) {
+      const p = ensure();
+      if (p.ready) {
+        try {
+          await p.ready;
+        } catch (e) {
+          // The worker could not start: run this call on the main thread.
+          if (e.lost && mode === 'main-thread') return ensure().call(op, args, transfer);
+          throw e;
+        }
+      }
+      return p.call(op, args, transfer);
+    },
+    /** 'worker' | 'main-thread' | null (not started yet). */
+    mode: () => mode,
+    /** Call fn(mode) when the mode is known or changes; returns a function that stops. */
+    onMode(fn) {
+      listeners.add(fn);
+      if (mode) fn(mode);
+      return () => listeners.delete(fn);
+    },
     /** Stop the worker; the next call starts a fresh one. */
     terminate() {
       port?.close('the core worker was stopped');
       port = null;
     },
   };
+}
+
+// The ops on this thread (loaded on first use), init first, then one op a task.
+function localPort(feature, local) {
+  const port = connectLocal(local);
+  port.ready = port.call('init', [feature, buildFromSearch()]).catch((e) => {
+    port.ready = null;  // the next call goes through: the ops retry the load
+    throw e;
+  });
+  port.ready.catch(() => {});
+  return port;
 }
 
 /** The explainer's client: the object widgets receive in mount(element, client). */

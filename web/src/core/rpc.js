@@ -52,8 +52,9 @@ export function connect(worker, { onEvent = () => {}, onLost = () => {} } = {}) 
   let nextId = 1;
   let lost = null;
   const pending = new Map();
+  // lost: the worker itself is gone (not an op that threw), so a caller may try elsewhere.
   const failAll = (message) => {
-    for (const { reject } of pending.values()) reject(new Error(message));
+    for (const { reject } of pending.values()) reject(Object.assign(new Error(message), { lost: true }));
     pending.clear();
   };
   const die = (message) => {
@@ -78,7 +79,7 @@ export function connect(worker, { onEvent = () => {}, onLost = () => {} } = {}) 
   worker.onmessageerror = () => die('a message from the worker could not be read');
   return {
     call(op, args = [], transfer = []) {
-      if (lost) return Promise.reject(new Error(lost));
+      if (lost) return Promise.reject(Object.assign(new Error(lost), { lost: true }));
       const id = nextId++;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
@@ -91,6 +92,52 @@ export function connect(worker, { onEvent = () => {}, onLost = () => {} } = {}) 
       lost = message;
       failAll(message);
       worker.terminate();
+    },
+  };
+}
+
+// A macrotask without setTimeout's clamping: input, rendering and queued
+// messages run in between.
+export function nextTask() {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(0);
+  });
+}
+
+/**
+ * The same port as connect(), for ops run on this thread: where a host page's
+ * CSP allows no worker, the core runs on the main thread, one op a task
+ * (each op is a small slice of work: widgets ask for chunks of at most
+ * ~50 ms), so the page stays responsive. makeOps(emit) gives the ops (or a
+ * promise of them: they may load lazily); emit sends their events to onEvent.
+ */
+export function connectLocal(makeOps, { onEvent = () => {} } = {}) {
+  let closed = null;
+  const opsReady = Promise.resolve(makeOps((event, payload = {}) => {
+    if (!closed) queueMicrotask(() => onEvent({ event, ...payload }));
+  }));
+  opsReady.catch(() => {});
+  return {
+    async call(op, args = []) {
+      if (closed) throw Object.assign(new Error(closed), { lost: true });
+      const ops = await opsReady;
+      await nextTask();
+      if (closed) throw Object.assign(new Error(closed), { lost: true });
+      if (!Object.hasOwn(ops, op)) throw new Error(`unknown op "${op}"`);
+      try {
+        return await ops[op](...args);
+      } catch (e) {
+        const { error, argument } = errorOf(e);
+        throw Object.assign(new Error(error), argument ? { argument } : {});
+      }
+    },
+    close(message = 'the core was stopped') {
+      closed ??= message;
     },
   };
 }

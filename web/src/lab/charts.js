@@ -3,24 +3,11 @@
 // same in every chart. Each chart is a figure whose plot has role="img" and an
 // accessible name; the numbers are in the data table under the charts.
 import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
 import { h } from '../dom.js';
 import { powerOfTen } from '../format.js';
+import { onSchemeChange, readColors } from '../colors.js';
 
 const FONT = '12px system-ui, sans-serif';
-const dark = matchMedia('(prefers-color-scheme: dark)');
-const live = new Set();
-let palette = null;
-
-function readPalette() {
-  const cs = getComputedStyle(document.documentElement);
-  palette = (name) => cs.getPropertyValue(`--${name}`).trim() || '#888';
-}
-dark.addEventListener('change', () => {
-  readPalette();
-  for (const u of live) u.redraw(false, true);
-});
-
 // The metrics the charts show: core column, scale, fixed range.
 export const CHARTS = [
   { key: 'loss', column: 'loss' },
@@ -38,10 +25,16 @@ function logValues(_u, splits) {
   return (splits ?? []).map((v) => (v == null || !Number.isInteger(Math.round(v * 1e6) / 1e6) ? null : powerOfTen(Math.round(v))));
 }
 
+const NAMES = ['muted', 'line'];
+
 function chart(spec, runs) {
   const title = h('figcaption', { class: 'lab-chart-title', id: `lab-chart-${spec.key}-title` });
   const plot = h('div', { class: 'lab-chart-plot', role: 'img', 'aria-describedby': 'lab-data-summary' });
   const fig = h('figure', { class: 'lab-chart', id: `lab-chart-${spec.key}`, dataset: { points: '0' } }, title, plot);
+  // Colours as they apply where the chart is (a shadow root when embedded), read when placed.
+  let colors = {};
+  const palette = (name) => colors[name] ?? '#888888';
+  const names = [...NAMES, ...runs.map((r) => `slot-${r.slot}`)];
   const opts = {
     width: 300,
     height: 190,
@@ -65,8 +58,20 @@ function chart(spec, runs) {
     }))],
   };
   const u = new uPlot(opts, [[], ...runs.map(() => [])], plot);
-  live.add(u);
+  const refreshColors = () => {
+    if (!fig.isConnected) return;
+    colors = readColors(fig, names);
+    u.redraw(false, true);
+  };
+  const offScheme = onSchemeChange(refreshColors);
+  // A widget whose theme attribute changed asks its figures to recolour (element.js).
+  fig.addEventListener('attn-recolor', refreshColors);
+  let placed = false;
   const ro = new ResizeObserver(() => {
+    if (!placed && fig.isConnected) {
+      placed = true;
+      refreshColors();
+    }
     const w = Math.floor(plot.clientWidth);
     if (w > 0 && w !== u.width) u.setSize({ width: w, height: opts.height });
   });
@@ -90,9 +95,11 @@ function chart(spec, runs) {
     get hasData() {
       return hasData;
     },
+    refreshColors,
+    uplot: u,
     destroy() {
       ro.disconnect();
-      live.delete(u);
+      offScheme();
       u.destroy();
     },
   };
@@ -103,7 +110,6 @@ function chart(spec, runs) {
  * @returns {{el, update(), setLabels(fn), destroy()}}
  */
 export function createCharts(runs) {
-  if (!palette) readPalette();
   const charts = CHARTS.map((spec) => chart(spec, runs));
   const el = h('div', { class: 'lab-charts' }, charts.map((c) => c.fig));
   return {

@@ -6,6 +6,7 @@
 // from the stylesheet); its numbers are in a table beside it.
 import { h } from '../dom.js';
 import { int } from '../format.js';
+import { onSchemeChange, readColors } from '../colors.js';
 
 export const SHOWN_EXAMPLES = 4;
 const CELL = 14;
@@ -13,9 +14,7 @@ const LABEL_W = 40;
 const MARK_W = 16;
 const HEAD_H = 14;
 
-function css(name) {
-  return getComputedStyle(document.documentElement).getPropertyValue(`--${name}`).trim() || '#888';
-}
+
 
 // Any CSS colour as [r, g, b]: a 2D context normalises what it is given to #rrggbb.
 const probe = document.createElement('canvas').getContext('2d');
@@ -64,10 +63,12 @@ export function createHeatmap(id) {
     canvas.style.maxWidth = `${w}px`;
     const ctx = canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const bg = rgb(css('bg'));
-    const hot = rgb(css('lab-heat'));
-    const fg = css('fg');
-    const muted = css('muted');
+    // Colours as they apply where the canvas is (a shadow root when embedded).
+    const c = readColors(canvas.parentNode ?? document.documentElement, ['bg', 'lab-heat', 'fg', 'muted', 'line']);
+    const bg = rgb(c.bg);
+    const hot = rgb(c['lab-heat']);
+    const fg = c.fg;
+    const muted = c.muted;
     ctx.clearRect(0, 0, w, hgt);
     ctx.font = '10px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
@@ -77,7 +78,7 @@ export function createHeatmap(id) {
     ctx.fillText('q', LABEL_W + (seq - 0.5) * CELL, HEAD_H / 2);
     const { target, answer, predicted } = mapLabels(map);
     // A faint grid behind the cells, so a weight of 0 still shows its cell.
-    ctx.fillStyle = css('line');
+    ctx.fillStyle = c.line;
     for (let e = 0; e < examples; e++)
       ctx.fillRect(LABEL_W - 1, HEAD_H + e * heads * CELL + e * 4 - 1, seq * CELL + 1, heads * CELL + 1);
     for (let e = 0; e < examples; e++) {
@@ -117,7 +118,7 @@ export function createHeatmap(id) {
 
 // Redraw every heatmap when the colour scheme changes.
 const heatmaps = new Set();
-matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+onSchemeChange(() => {
   for (const m of heatmaps) m.redraw();
 });
 export function track(m) {

@@ -8,6 +8,7 @@
 // (form.js) to a comparison (comparison.js) and the comparison to its views
 // (charts.js, run-cards.js, readouts.js, scrubber.js); it relabels on a
 // language change and schedules the redraws.
+import 'uplot/dist/uPlot.min.css';
 import '../style.css';
 import './lab.css';
 import { applyDocument, onLangChange, t } from '../i18n.js';

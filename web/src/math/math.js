@@ -10,9 +10,19 @@ import { FORMULAS } from './formulas.js';
 import { whenNear } from '../dom.js';
 
 let assets = null;
+let mathmlOnly = false;
 function loadAssets() {
-  assets ??= import('./katex-assets.js').then((m) => m.default);
+  assets ??= (mathmlOnly ? import('./formulas-html.js') : import('./katex-assets.js')).then((m) => m.default);
   return assets;
+}
+
+/**
+ * Show formulas as the browser's own MathML, without KaTeX's CSS and fonts
+ * (the embed: a stylesheet loaded into the host page would restyle it, and
+ * @font-face does not work inside a shadow root).
+ */
+export function useMathMLOnly() {
+  mathmlOnly = true;
 }
 
 function rebuild(node) {
@@ -48,7 +58,14 @@ export function mathEl(key, { display = false } = {}) {
   whenNear(span, async () => {
     try {
       const html = (await loadAssets())[key];
-      span.replaceChildren(...hydrate(html));
+      let nodes = hydrate(html);
+      if (mathmlOnly) {
+        const math = nodes.map((n) => (n.localName === 'math' ? n : n.querySelector?.('math'))).find(Boolean);
+        if (!math) return;
+        if (display) math.setAttribute('display', 'block');
+        nodes = [math];
+      }
+      span.replaceChildren(...nodes);
       span.dataset.typeset = 'true';
     } catch {
       // Stay with the plain text: the page keeps working without KaTeX.

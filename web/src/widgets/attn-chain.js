@@ -37,7 +37,7 @@ class AttnChain extends AttnElement {
     this.copyBtn = h('button', { type: 'button', id: this.id_('copy') });
     this.copyMsg = h('span', { class: 'copy-msg', role: 'status' });
     this.copyBtn.addEventListener('click', () => this.copy());
-    this.append(
+    this.root.append(
       h('div', { class: 'chain-layout' },
         this.figure,
         h('div', { class: 'chain-text' }, this.textHeading, this.list, this.fixHeading, this.fixList)),
@@ -58,7 +58,7 @@ class AttnChain extends AttnElement {
   }
 
   relabel() {
-    const lang = getLang();
+    const lang = getLang();  // this widget's (element.js runs each method in it)
     if (this.figure.dataset.lang !== lang) {
       // Our own build-time SVG (no scripts, no styles): safe to parse as markup.
       this.figure.innerHTML = SVG[lang] ?? SVG.en;

@@ -4,8 +4,9 @@
 // stream in. Next/Back buttons and the arrow keys walk the seven steps; Play,
 // Pause and Reset control the sampling. Formulas are typeset at build time.
 //
-// Attributes: dk (1..6, default 3), step, seed, url-state (e.g. "proof"),
-// id-prefix (default "proof").
+// Attributes (element.js options; a later change updates the widget): dk
+// (1..6, default 3), step (1..7), seed; url-state (e.g. "proof"), id-prefix
+// (default "proof").
 import { t } from '../i18n.js';
 import { DASH, int, num } from '../format.js';
 import { h, reducedMotion, whenNear } from '../dom.js';
@@ -26,9 +27,14 @@ const SPECS = {
 class AttnProof extends AttnElement {
   defaultIdPrefix = 'proof';
 
+  static options = {
+    dk: { key: 'dk', spec: SPECS.dk },
+    step: { key: 'step', spec: SPECS.step },
+    seed: { key: 'seed', spec: SPECS.seed },
+  };
+
   build() {
-    const specs = { ...SPECS };
-    for (const k of ['dk', 'step', 'seed']) if (this.hasAttribute(k)) specs[k] = { ...specs[k], def: Number(this.getAttribute(k)) };
+    const specs = Object.fromEntries(Object.entries(SPECS).map(([k, s]) => [k, { ...s, def: this.v[k] ?? s.def }]));
     const { values, notices } = readState(this.statePrefix, specs);
     this.v = values; // step is 1-based in the URL and on screen
     this.session = null;
@@ -62,7 +68,7 @@ class AttnProof extends AttnElement {
     this.measured = h('p', { class: 'readout', id: I('measured') });
     this.errorEl = h('p', { class: 'msg', role: 'alert' });
 
-    this.append(this.noticeBox(notices),
+    this.root.append(this.noticeBox(notices),
       h('div', { class: 'controls' },
         h('div', { class: 'field field-range field-small' }, h('div', { class: 'range-head' }, this.dkLabel, this.dkOut), this.dkRange),
         h('div', { class: 'field field-seed' }, this.backBtn, this.nextBtn),
@@ -106,6 +112,19 @@ class AttnProof extends AttnElement {
 
   save() {
     writeState(this.statePrefix, this.v);
+    this.announce(this.state());
+  }
+
+  optionChanged(key) {
+    if (key === 'step') {
+      const s = this.v.step;
+      this.v.step = 0;
+      return this.go(s);
+    }
+    this.dkRange.value = String(this.v.dk);
+    this.dkOut.textContent = int(this.v.dk);
+    this.save();
+    this.restart();
   }
 
   go(step) {
@@ -216,7 +235,7 @@ class AttnProof extends AttnElement {
     this.stepOf.textContent = t('proof.stepOf', { i: int(this.v.step), n: int(STEPS.length) });
     this.stepText.textContent = t(`proof.step.${key}`, { cells: int(this.v.dk * this.v.dk) });
     this.formulaBox.replaceChildren(this.formulas[key]);
-    this.dataset.step = String(this.v.step);
+    this.box.dataset.step = String(this.v.step);
     this.grid.dataset.step = key; // CSS highlights the diagonal or the cross terms
     this.renderButtons();
   }

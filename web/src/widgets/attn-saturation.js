@@ -6,8 +6,9 @@
 // divisor (Monte Carlo in the core's saturation_point, one call per chunk of
 // rows, streamed from the worker), with the current d_k marked.
 //
-// Attributes: dk, m, divisor, seed (initial values), url-state (URL prefix,
-// e.g. "sat"), id-prefix (default "sat").
+// Attributes (element.js options; a later change updates the widget): dk,
+// m, divisor (1, 2, sqrt, dk or a positive number), seed; url-state (URL
+// prefix, e.g. "sat"), id-prefix (default "sat").
 import { t } from '../i18n.js';
 import { DASH, fixed, int, num, percent } from '../format.js';
 import { dataTable, fillTable, h, setFieldError } from '../dom.js';
@@ -45,16 +46,28 @@ const SPECS = {
 
 const log2Clamp = (x, lo, hi) => String(Math.min(hi, Math.max(lo, Math.round(Math.log2(x)))));
 
+// divisor="…": one of the named divisors, or a number (the custom divisor).
+const DIVISOR_SPEC = { ...SPECS.c, type: 'divisor', values: CURVES.filter((c) => c[1]).map((c) => c[0]), def: SPECS.div.def };
+
 class AttnSaturation extends AttnElement {
   defaultIdPrefix = 'sat';
 
+  static options = {
+    dk: { key: 'dk', spec: SPECS.dk },
+    m: { key: 'm', spec: SPECS.m },
+    divisor: { key: 'divisor', spec: DIVISOR_SPEC },
+    seed: { key: 'seed', spec: SPECS.seed },
+  };
+
+  /** divisor="sqrt" -> {div: 'sqrt'}; divisor="3.5" -> {div: 'custom', c: 3.5}. */
+  static divisorState(d) {
+    return typeof d === 'number' ? { div: 'custom', c: d } : { div: d };
+  }
+
   build() {
-    const init = {};
-    for (const k of Object.keys(SPECS)) {
-      const a = this.getAttribute(k === 'div' ? 'divisor' : k);
-      if (a !== null) init[k] = a;
-    }
-    const specs = Object.fromEntries(Object.entries(SPECS).map(([k, s]) => [k, { ...s, def: init[k] !== undefined ? (s.type === 'enum' ? init[k] : Number(init[k])) : s.def }]));
+    const { divisor, ...init } = this.v;
+    Object.assign(init, AttnSaturation.divisorState(divisor));
+    const specs = Object.fromEntries(Object.entries(SPECS).map(([k, s]) => [k, { ...s, def: init[k] ?? s.def }]));
     const { values, notices } = readState(this.statePrefix, specs);
     this.v = values; // {dk, div, c, m, seed}: what the reader chose
     this.fieldErrors = {};
@@ -130,7 +143,7 @@ class AttnSaturation extends AttnElement {
     this.curveTable = dataTable(I('curve-table'));
     this.curveTable.details.addEventListener('toggle', () => this.renderCurveTable());
 
-    this.append(
+    this.root.append(
       this.noticeBox(notices),
       controls,
       this.rowHeading,
@@ -197,14 +210,34 @@ class AttnSaturation extends AttnElement {
     });
 
     // ---- initial state ----
+    this.syncControls();
+    this.updateRow();
+    this.runSweep();
+  }
+
+  syncControls() {
     this.dkNumber.value = String(this.v.dk);
     this.dkRange.value = log2Clamp(this.v.dk, 0, DK_LOG2_MAX);
     this.mNumber.value = String(this.v.m);
     this.mRange.value = log2Clamp(this.v.m, ...M_LOG2);
     this.custom.value = String(this.v.c);
     this.radios.find((r) => r.key === this.v.div).input.checked = true;
-    this.updateRow();
-    this.runSweep();
+    this.fieldErrors = {};
+  }
+
+  // An attribute the host changed (element.js): the same as the reader's control.
+  optionChanged(key) {
+    if (key === 'divisor') {
+      Object.assign(this.v, AttnSaturation.divisorState(this.v.divisor));
+      delete this.v.divisor;
+    }
+    this.syncControls();
+    this.changed({ row: true, sweep: key === 'm' || key === 'seed' || (key === 'divisor' && this.v.div === 'custom'), highlight: key === 'divisor' });
+  }
+
+  /** The state a host hears in the change event. */
+  state() {
+    return { dk: this.v.dk, m: this.v.m, divisor: this.v.div === 'custom' ? Number(this.v.c) : this.v.div, seed: this.v.seed };
   }
 
   parseInt(text, lo, hi, key) {
@@ -221,6 +254,7 @@ class AttnSaturation extends AttnElement {
 
   changed({ row = false, sweep = false, highlight = false }) {
     writeState(this.statePrefix, { dk: this.v.dk, div: this.v.div, c: this.v.c, m: this.v.m, seed: this.v.seed });
+    this.announce(this.state());
     if (row) this.updateRow();
     if (sweep) this.runSweep();
     if (highlight) {
@@ -339,7 +373,7 @@ class AttnSaturation extends AttnElement {
   renderRow() {
     const r = this.row;
     const stale = !r || r.dk !== this.v.dk || r.m !== this.v.m || r.seed !== this.v.seed || !r.scaled;
-    this.classList.toggle('row-stale', Boolean(stale && r));
+    this.box.classList.toggle('row-stale', Boolean(stale && r));
     this.rowHeading.textContent = t('sat.rowHeading', { m: int(r ? r.m : this.v.m) });
     for (const c of this.barCharts) {
       const st = r?.[c.key];
@@ -413,7 +447,7 @@ class AttnSaturation extends AttnElement {
       ?? (meta.done < SWEEP_DKS.length
         ? t('sat.curvesProgress', { dk: int(meta.current ?? 1), done: int(meta.done + 1), total: int(SWEEP_DKS.length) })
         : t('sat.curvesDone'));
-    this.dataset.sweep = meta.done === SWEEP_DKS.length ? 'done' : 'running';
+    this.box.dataset.sweep = meta.done === SWEEP_DKS.length ? 'done' : 'running';
     this.renderCurveTable();
   }
 

@@ -3,17 +3,29 @@
 // the small case d_k = 4, [1, 0.5, 0.8]. Each row shows the probabilities,
 // entropy, largest probability and softmax Jacobian norm, from the core.
 //
-// Attributes: url-state (e.g. "sm": the scores and d_k of each example go to
-// sm.s0, sm.dk0, sm.s1, sm.dk1), id-prefix (default "seed").
-import { t } from '../i18n.js';
+// Attributes (element.js options; a later change updates the widget):
+// scores and dk (the first example), scores2 and dk2 (the second); the table
+// shows its own message for scores it cannot read. url-state (e.g. "sm": the
+// scores and d_k of each example go to sm.s0, sm.dk0, sm.s1, sm.dk1),
+// id-prefix (default "seed").
+import { inLang, t } from '../i18n.js';
 import { percent } from '../format.js';
 import { h } from '../dom.js';
 import { readState, writeState } from '../state.js';
 import { AttnElement, define } from './element.js';
 import * as seedTable from './seed-table.js';
 
+const TEXT = (def, max) => ({ type: 'text', max, def });
+
 class AttnSoftmaxTable extends AttnElement {
   defaultIdPrefix = 'seed';
+
+  static options = {
+    scores: { key: 's0', spec: TEXT(seedTable.EXAMPLES[0].scores, 400) },
+    dk: { key: 'dk0', spec: TEXT(seedTable.EXAMPLES[0].dk, 20) },
+    scores2: { key: 's1', spec: TEXT(seedTable.EXAMPLES[1].scores, 400) },
+    dk2: { key: 'dk1', spec: TEXT(seedTable.EXAMPLES[1].dk, 20) },
+  };
 
   build() {
     const specs = {};
@@ -21,14 +33,16 @@ class AttnSoftmaxTable extends AttnElement {
       specs[`s${i}`] = { type: 'text', max: 400, def: ex.scores };
       specs[`dk${i}`] = { type: 'text', max: 20, def: ex.dk };
     });
+    for (const [k, x] of Object.entries(this.v)) if (specs[k] && x !== undefined) specs[k].def = x;
     const { values, notices } = readState(this.statePrefix, specs);
     const examples = seedTable.EXAMPLES.map((_, i) => ({ scores: values[`s${i}`], dk: values[`dk${i}`] }));
     const box = document.createElement('div');
     // Written from the core's result for example 1, not typed in.
     this.noteEl = h('p', { class: 'note', id: this.id_('not-one-hot') });
-    this.append(this.noticeBox(notices), box, this.noteEl);
+    this.root.append(this.noticeBox(notices), box, this.noteEl);
     this.table = seedTable.mount(box, this.client, {
       examples, idPrefix: this.getAttribute('id-prefix') ?? 'seed',
+      speak: (fn) => inLang(this.widgetLang, fn),
       onRender: (i, results) => {
         if (i !== 0) return;
         this.unscaled0 = results[0];
@@ -36,14 +50,23 @@ class AttnSoftmaxTable extends AttnElement {
       },
     });
     // Keep what the reader types in the URL (bad input too: the table shows its message).
-    this.addEventListener('input', () => {
-      const out = {};
-      examples.forEach((_, i) => {
-        out[`s${i}`] = this.querySelector(`#${this.id_(`ex${i}-scores`)}`).value;
-        out[`dk${i}`] = this.querySelector(`#${this.id_(`ex${i}-dk`)}`).value;
-      });
-      writeState(this.statePrefix, out);
+    this.root.addEventListener('input', () => {
+      const st = this.state();
+      writeState(this.statePrefix, { s0: st.scores, dk0: st.dk, s1: st.scores2, dk1: st.dk2 });
+      this.announce(st);
     });
+  }
+
+  optionChanged(key) {
+    const i = Number(key.slice(-1));
+    this.table.set(i, key.startsWith('s') ? { scores: this.v[key] } : { dk: this.v[key] });
+    this.announce(this.state());
+  }
+
+  /** What the reader typed: {scores, dk, scores2, dk2} (scores and d_k of each example). */
+  state() {
+    const field = (i, f, key) => this.root.querySelector(`#${this.id_(`ex${i}-${f}`)}`)?.value ?? this.v[key];
+    return { scores: field(0, 'scores', 's0'), dk: field(0, 'dk', 'dk0'), scores2: field(1, 'scores', 's1'), dk2: field(1, 'dk', 'dk1') };
   }
 
   renderNote() {

@@ -6,7 +6,8 @@
 // correlation ρ show where the seed's assumption (mean 0, variance 1,
 // independent) breaks. All sampling is the core's QkSampler, in the worker.
 //
-// Attributes: dk, seed, url-state (e.g. "var"), id-prefix (default "var").
+// Attributes (element.js options; a later change updates the widget): dk,
+// sigma-q, sigma-k, rho, seed; url-state (e.g. "var"), id-prefix (default "var").
 import { t } from '../i18n.js';
 import { DASH, int, num } from '../format.js';
 import { dataTable, fillTable, h, setFieldError } from '../dom.js';
@@ -44,9 +45,16 @@ const meanSquare = (mean, v, n) => v * (n - 1) / n + mean * mean;
 class AttnVariance extends AttnElement {
   defaultIdPrefix = 'var';
 
+  static options = {
+    dk: { key: 'dk', spec: SPECS.dk },
+    'sigma-q': { key: 'sq', spec: SPECS.sq },
+    'sigma-k': { key: 'sk', spec: SPECS.sk },
+    rho: { key: 'rho', spec: SPECS.rho },
+    seed: { key: 'seed', spec: SPECS.seed },
+  };
+
   build() {
-    const specs = { ...SPECS };
-    for (const k of ['dk', 'seed']) if (this.hasAttribute(k)) specs[k] = { ...specs[k], def: Number(this.getAttribute(k)) };
+    const specs = Object.fromEntries(Object.entries(SPECS).map(([k, s]) => [k, { ...s, def: this.v[k] ?? s.def }]));
     const { values, notices } = readState(this.statePrefix, specs);
     this.v = values;
     this.hist = null;
@@ -109,7 +117,7 @@ class AttnVariance extends AttnElement {
     this.sweepTable.details.addEventListener('toggle', () => this.renderSweepTable());
     this.progress = h('p', { class: 'progress', role: 'status', id: I('progress') });
 
-    this.append(this.noticeBox(notices), controls,
+    this.root.append(this.noticeBox(notices), controls,
       h('div', { class: 'charts charts-wide' },
         h('div', {}, this.histChart.el, this.readout, this.histTable.details),
         h('div', {}, this.sweepChart.el, this.sizeChart.el)),
@@ -151,8 +159,19 @@ class AttnVariance extends AttnElement {
     for (const s of this.sliders) s.input.value = String(this.v[s.key]);
   }
 
+  optionChanged(key) {
+    this.dkError = null;
+    this.syncInputs();
+    this.changed({ sweep: key !== 'dk' });
+  }
+
+  state() {
+    return { dk: this.v.dk, sigmaQ: this.v.sq, sigmaK: this.v.sk, rho: this.v.rho, seed: this.v.seed };
+  }
+
   changed({ sweep = false }) {
     writeState(this.statePrefix, this.v);
+    this.announce(this.state());
     this.renderControls();
     this.runHist();
     if (sweep) this.runSweep();
@@ -201,7 +220,7 @@ class AttnVariance extends AttnElement {
       this.error = null;
       timed('var.render', () => this.renderHist());
     }
-    this.dataset.hist = 'done';
+    this.box.dataset.hist = 'done';
   }
 
   paramsNow() {
@@ -213,7 +232,7 @@ class AttnVariance extends AttnElement {
     const gen = ++this.sweepGen;
     this.sweep = new Map();
     this.sweepMeta = { seed: this.v.seed, ...this.paramsNow(), done: 0 };
-    this.dataset.sweep = 'running';
+    this.box.dataset.sweep = 'running';
     for (const [i, dk] of SWEEP_DKS.entries()) {
       const n = samplesFor(POINT, dk, 400, 20000);
       let s;
@@ -229,7 +248,7 @@ class AttnVariance extends AttnElement {
       this.sweepMeta.done = i + 1;
       timed('var.render', () => this.renderSweep());
     }
-    this.dataset.sweep = 'done';
+    this.box.dataset.sweep = 'done';
   }
 
   showError(e) {

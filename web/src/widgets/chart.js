@@ -4,27 +4,11 @@
 // container. The chart is a figure with role="img" and an accessible name;
 // its numbers are in a data table next to it (see dom.js dataTable).
 import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
 import { h } from '../dom.js';
 import { logTick } from '../format.js';
+import { onSchemeChange, readColors } from '../colors.js';
 
-const dark = matchMedia('(prefers-color-scheme: dark)');
-const charts = new Set();
-let palette = null;
-
-function readPalette() {
-  const cs = getComputedStyle(document.documentElement);
-  const v = (name) => cs.getPropertyValue(name).trim() || '#888';
-  palette = new Proxy({}, { get: (_, name) => v(`--${String(name)}`) });
-  const cache = {};
-  for (const n of ['fg', 'muted', 'line', 'bg', 'c-unscaled', 'c-two', 'c-sqrt', 'c-dk', 'c-custom', 'c-hist', 'c-theory', 'c-seed'])
-    cache[n] = v(`--${n}`);
-  palette = cache;
-}
-dark.addEventListener('change', () => {
-  readPalette();
-  for (const c of charts) c.u.redraw(false, true);
-});
+const NAMES = ['fg', 'muted', 'line', 'bg', 'c-unscaled', 'c-two', 'c-sqrt', 'c-dk', 'c-custom', 'c-hist', 'c-theory', 'c-seed'];
 
 const FONT = '12px system-ui, sans-serif';
 
@@ -44,7 +28,9 @@ function logValues(_u, splits) {
  * @param {(x: number) => string} [o.xFormat] tick labels for a linear x axis
  */
 export function createChart(o) {
-  if (!palette) readPalette();
+  // Colours as they apply where the chart is (read again when it is placed
+  // and when the scheme or the widget's theme changes: refreshColors()).
+  let palette = Object.fromEntries(NAMES.map((n) => [n, '#888888']));
   // The figure holds a visible title and legend; the plot itself is the image.
   const caption = h('figcaption', { class: 'uchart-title' });
   const plot = h('div', { class: 'uchart-plot', role: 'img' });
@@ -75,7 +61,7 @@ export function createChart(o) {
         ...(yLog ? { values: logValues } : {}),
       },
     ],
-    series: [{}, ...o.series.map((s) => seriesOpts(s))],
+    series: [{}, ...o.series.map((s) => seriesOpts(s, () => palette))],
     hooks: {
       draw: [(u) => {
         if (marker === null || !Number.isFinite(marker)) return;
@@ -96,10 +82,21 @@ export function createChart(o) {
   };
   const noData = [[], ...o.series.map(() => [])];
   const u = new uPlot(opts, noData, plot);
-  const chart = { fig, u };
-  charts.add(chart);
+  const refreshColors = () => {
+    if (!fig.isConnected) return;
+    palette = readColors(fig, NAMES);
+    u.redraw(false, true);
+  };
+  const offScheme = onSchemeChange(refreshColors);
+  // A widget whose theme attribute changed asks its figures to recolour (element.js).
+  fig.addEventListener('attn-recolor', refreshColors);
 
+  let placed = false;
   const ro = new ResizeObserver(() => {
+    if (!placed && fig.isConnected) {
+      placed = true;
+      refreshColors();
+    }
     const w = Math.floor(plot.clientWidth);
     if (w > 0 && w !== u.width) u.setSize({ width: w, height: opts.height });
   });
@@ -140,23 +137,27 @@ export function createChart(o) {
       u.setSeries(i, { show: on });
       legend.children[i - 1]?.classList.toggle('off', !on);
     },
+    /** Read the colours again (the widget's theme changed). */
+    refreshColors,
+    /** The uPlot instance (exports read its canvas and data). */
+    uplot: u,
     destroy() {
       ro.disconnect();
-      charts.delete(chart);
+      offScheme();
       u.destroy();
     },
   };
 }
 
-function seriesOpts(s) {
-  const color = () => palette[s.color];
+function seriesOpts(s, palette) {
+  const color = () => palette()[s.color];
   const base = { label: s.label ?? '', stroke: color, width: s.width ?? 2, spanGaps: false };
   if (s.dash) base.dash = s.dash;
   if (s.kind === 'points')
     return { ...base, paths: () => null, points: { show: true, size: 7, stroke: color, fill: color, width: 1 } };
   if (s.kind === 'bars')
     return {
-      ...base, width: 0, fill: () => palette[s.color], points: { show: false },
+      ...base, width: 0, fill: color, points: { show: false },
       paths: uPlot.paths.bars({ size: [1, Infinity], gap: 1, align: 0 }),
     };
   return { ...base, points: { show: false } };

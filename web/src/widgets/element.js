@@ -1,23 +1,60 @@
-// The base of the page's custom elements (<attn-variance>, <attn-proof>, ...).
-// Light DOM, so the page stylesheet styles them and a test can query them;
-// each builds its content once, on first connection, and relabels itself when
-// the language changes. Attributes configure a widget; `url-state="sat"` makes
-// it keep its controls in the URL under that prefix (absent: it keeps none).
-import { onLangChange, t } from '../i18n.js';
+// The base of the site's custom elements (<attn-variance>, <attn-proof>, ...).
+//
+// Two ways to render, one code path:
+// - on the site's own pages, light DOM, so the page stylesheet styles them and
+//   a test can query them; the page's language switch relabels them;
+// - embedded in someone else's page (embed/attnlab.js sets `embedded`), an
+//   open shadow root styled by constructable stylesheets (no <style> tag, no
+//   style attribute: a host's strict style-src allows them), with its own
+//   language (lang attribute, else the host's <html lang>, else the browser's),
+//   theme (theme="light|dark|auto"), footer (which core mode runs, the Embed
+//   button) and events (change, attn-error).
+// A widget builds into this.root and toggles state classes on this.box.
+//
+// Options: each widget lists its attributes in `static options` (attribute ->
+// {key, spec} with a spec of state.js); they are read once at build, reflected
+// as properties, and a later change calls the widget's optionChanged(key).
+// A bad attribute keeps the default, shows a message in the widget and fires
+// attn-error. `url-state="sat"` (site pages only) keeps the controls in the
+// URL under that prefix; id-prefix keeps ids unique on a page of several.
+import { browserLang, getLang, inLang, langOfTag, onLangChange, t } from '../i18n.js';
 import { h } from '../dom.js';
+import { parseOption } from '../state.js';
 import './strings.js';
 import { client } from '../core/client.js';
+import { footer } from './footer.js';
+
+/** Set by the embed entry before any widget connects. */
+export const embedding = {
+  on: false,
+  sheets: [],              // CSSStyleSheet[] adopted by every shadow root
+  scriptUrl: null,         // attnlab.js's URL (the Embed button's snippets point at it)
+};
+
+const COMMON_ATTRS = ['lang', 'theme', 'controls'];
 
 export class AttnElement extends HTMLElement {
+  /** attribute -> {key, spec}: what the host may set (reflected as properties by define()). */
+  static options = {};
+
+  static get observedAttributes() {
+    return [...Object.keys(this.options), ...COMMON_ATTRS];
+  }
+
   connectedCallback() {
     if (!this.built) {
       this.built = true;
       this.client = client;
-      this.classList.add('attn-widget');
+      this.setUpRoot();
+      this.attrNotices = [];
+      this.v = this.readOptions();
       this.build();
-      this.relabel();
+      this.footer = footer(this, embedding, this.coreClient());
+      this.box.append(this.footer.el);
+      this.refreshText();
+      this.reportAttrErrors();
     }
-    this.offLang ??= onLangChange(() => this.relabel());
+    this.offLang ??= onLangChange(() => this.refreshText());
   }
 
   disconnectedCallback() {
@@ -25,9 +62,111 @@ export class AttnElement extends HTMLElement {
     this.offLang = null;
   }
 
-  /** The URL prefix, or null when the widget keeps no URL state (state.js). */
+  setUpRoot() {
+    if (!embedding.on) {
+      this.classList.add('attn-widget');
+      this.root = this;
+      this.box = this;
+      return;
+    }
+    const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+    shadow.adoptedStyleSheets = embedding.sheets;
+    this.box = h('div', { class: 'attn-root attn-widget', part: 'widget' });
+    this.root = h('div', { class: 'attn-body' });
+    this.box.append(this.root);
+    shadow.replaceChildren(this.box);
+    this.applyTheme();
+    this.applyControls();
+  }
+
+  /** The core this widget's footer reports on (the lab's widget has its own). */
+  coreClient() {
+    return client;
+  }
+
+  /** Every text of the widget again (language change, footer news). */
+  refreshText() {
+    this.relabel();
+    this.footer?.render();
+    this.renderNotices();
+  }
+
+  /** The language this widget speaks: 'en' or 'zh'. */
+  get widgetLang() {
+    if (!embedding.on) return getLang();
+    return langOfTag(this.closest('[lang]')?.getAttribute('lang')) ?? browserLang();
+  }
+
+  applyTheme() {
+    const th = this.getAttribute('theme');
+    this.box.dataset.theme = th === 'light' || th === 'dark' ? th : 'auto';
+  }
+
+  /** controls="none": a fixed figure, the inputs hidden (still computed from the attributes). */
+  applyControls() {
+    this.box.dataset.controls = this.getAttribute('controls') === 'none' ? 'none' : 'all';
+  }
+
+  readOptions() {
+    const values = {};
+    for (const [attr, { key, spec }] of Object.entries(this.constructor.options)) {
+      values[key] = spec.def;
+      const text = this.getAttribute(attr);
+      if (text === null) continue;
+      const r = parseOption(text, spec);
+      if (r.error) this.attrNotices.push({ attr, text, message: r.error });
+      else values[key] = r.value;
+    }
+    return values;
+  }
+
+  attributeChangedCallback(attr, old, value) {
+    if (!this.built || old === value) return;
+    if (attr === 'lang') return this.refreshText();
+    if (attr === 'theme') return this.applyTheme(), this.themeChanged();
+    if (attr === 'controls') return this.applyControls();
+    const opt = this.constructor.options[attr];
+    if (!opt) return;
+    this.attrNotices = this.attrNotices.filter((n) => n.attr !== attr);
+    const r = value === null ? { value: opt.spec.def } : parseOption(value, opt.spec);
+    if (r.error) {
+      this.attrNotices.push({ attr, text: value, message: r.error });
+      this.reportAttrErrors();
+    } else if (r.value !== this.v[opt.key]) {
+      this.v[opt.key] = r.value;
+      this.optionChanged(opt.key);
+    }
+    this.renderNotices();
+  }
+
+  /** Messages (and attn-error events) for attributes that could not be used. */
+  reportAttrErrors() {
+    this.renderNotices();
+    for (const n of this.attrNotices) {
+      if (n.reported) continue;
+      n.reported = true;
+      this.fail('attribute', this.attrText(n), { attribute: n.attr, value: n.text });
+    }
+  }
+
+  attrText(n) {
+    return t('widget.badAttribute', { attr: n.attr, value: n.text.slice(0, 40), why: t(n.message.key, n.message.params) });
+  }
+
+  /** Tell the host: an attn-error event (bubbles, crosses the shadow root). */
+  fail(kind, message, detail = {}) {
+    this.dispatchEvent(new CustomEvent('attn-error', { bubbles: true, composed: true, detail: { kind, message, ...detail } }));
+  }
+
+  /** Tell the host the widget's state changed (the reader moved a control, or an attribute did). */
+  announce(state) {
+    if (!embedding.on) return;
+    this.dispatchEvent(new CustomEvent('change', { bubbles: true, composed: true, detail: state }));
+  }
+
+  /** The URL prefix, or null when the widget keeps no URL state (state.js); never when embedded. */
   get statePrefix() {
-    return this.getAttribute('url-state') || null;
+    return embedding.on ? null : this.getAttribute('url-state') || null;
   }
 
   /** An id unique on the page: `${id-prefix attribute or default}-${suffix}`. */
@@ -35,7 +174,7 @@ export class AttnElement extends HTMLElement {
     return `${this.getAttribute('id-prefix') ?? this.defaultIdPrefix}-${suffix}`;
   }
 
-  /** A live region listing URL notices ("sat.dk=99999 is out of range; using 4096"). */
+  /** A live region listing URL and attribute notices ("sat.dk=99999 is out of range; using 4096"). */
   noticeBox(notices) {
     const box = h('div', { class: 'notice', role: 'status' });
     this.notices = notices;
@@ -45,16 +184,73 @@ export class AttnElement extends HTMLElement {
 
   renderNotices() {
     if (!this.noticeEl) return;
-    this.noticeEl.replaceChildren(...(this.notices ?? []).map((n) => h('p', { text: t(n.key, n.params) })));
+    this.noticeEl.replaceChildren(
+      ...(this.notices ?? []).map((n) => h('p', { text: t(n.key, n.params) })),
+      ...(this.attrNotices ?? []).map((n) => h('p', { class: 'attr-error', text: this.attrText(n) })));
+  }
+
+  /** The widget's state as the host sees it: {dk, divisor, ...} (the change event's detail). */
+  state() {
+    return { ...this.v };
   }
 
   build() {}
   relabel() {}
+  optionChanged() {}
+
+  /** The theme changed: charts read their colours again (chart.js listens). */
+  themeChanged() {
+    for (const fig of this.root.querySelectorAll('figure')) fig.dispatchEvent(new Event('attn-recolor'));
+  }
 }
 
-/** Define a custom element once (a page may import a widget module twice). */
+// Every method of a widget runs in the widget's language (i18n.js inLang).
+function speakOwnLang(cls) {
+  for (let proto = cls.prototype; proto && proto !== HTMLElement.prototype; proto = Object.getPrototypeOf(proto)) {
+    if (Object.hasOwn(proto, '__attnWrapped')) break;
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name === 'constructor') continue;
+      const d = Object.getOwnPropertyDescriptor(proto, name);
+      if (typeof d.value !== 'function') continue;
+      const fn = d.value;
+      Object.defineProperty(proto, name, { ...d, value(...args) { return inLang(this.widgetLang, () => fn.apply(this, args)); } });
+    }
+    Object.defineProperty(proto, '__attnWrapped', { value: true });
+  }
+}
+
+// Each option attribute as a property: el.dk = 256 sets dk="256".
+function reflect(cls) {
+  for (const attr of Object.keys(cls.options)) {
+    const prop = attr.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+    if (prop in cls.prototype) continue;
+    Object.defineProperty(cls.prototype, prop, {
+      configurable: true,
+      // The value in use (a number where the attribute is one), from the widget's state().
+      get() { return this.built && this.state ? this.state()[prop] : this.getAttribute(attr); },
+      set(x) { if (x === null || x === undefined) this.removeAttribute(attr); else this.setAttribute(attr, String(x)); },
+    });
+  }
+  if (!('theme' in cls.prototype))
+    Object.defineProperty(cls.prototype, 'theme', {
+      configurable: true,
+      get() { return this.getAttribute('theme') ?? 'auto'; },
+      set(x) { this.setAttribute('theme', String(x)); },
+    });
+  if (!('controls' in cls.prototype))
+    Object.defineProperty(cls.prototype, 'controls', {
+      configurable: true,
+      get() { return this.getAttribute('controls') ?? 'all'; },
+      set(x) { this.setAttribute('controls', String(x)); },
+    });
+}
+
+/** Define a custom element once (a page may load a widget module twice, or two versions of it). */
 export function define(name, cls) {
-  if (!customElements.get(name)) customElements.define(name, cls);
+  if (customElements.get(name)) return;
+  speakOwnLang(cls);
+  reflect(cls);
+  customElements.define(name, cls);
 }
 
 /**

@@ -2,7 +2,7 @@
 // scores unscaled (divisor 1) and divided by √d_k, with entropy, largest
 // probability and the softmax Jacobian norm. Every number comes from the core.
 //
-// mount(element, client, {examples, idPrefix, onRender}) -> {relabel()}; the
+// mount(element, client, {examples, idPrefix, onRender, speak}) -> {relabel(), set(i, {scores, dk})}; the
 // reader edits each example's scores and d_k, and only that example's rows are
 // recomputed; onRender(i, [unscaled, scaled results]) follows each redraw.
 import { t } from '../i18n.js';
@@ -39,7 +39,7 @@ function messageText(m) {
   return m.core !== undefined ? t('widget.coreError', { message: m.core }) : t(m.key, m.params);
 }
 
-export function mount(root, client, { examples = EXAMPLES, idPrefix = 'seed', onRender } = {}) {
+export function mount(root, client, { examples = EXAMPLES, idPrefix = 'seed', onRender, speak = (fn) => fn() } = {}) {
   const headCells = COLUMNS.map(([key, label]) =>
     h('th', { scope: 'col', role: 'columnheader', class: `c-${key}`, dataset: { i18nCol: label } }));
   const caption = h('caption');
@@ -123,7 +123,8 @@ export function mount(root, client, { examples = EXAMPLES, idPrefix = 'seed', on
       ex.scoresError ??= r.scoresError ?? null;
       ex.dkError ??= r.dkError ?? null;
     });
-    renderExample(ex);
+    // After an await: in the widget's language again (speak, from element.js).
+    speak(() => renderExample(ex));
   }
 
   function renderRow(row) {
@@ -167,5 +168,15 @@ export function mount(root, client, { examples = EXAMPLES, idPrefix = 'seed', on
 
   relabel();
   state.forEach(update);
-  return { relabel };
+  return {
+    relabel,
+    /** Set example i's fields (an attribute changed) and recompute it. */
+    set(i, { scores, dk }) {
+      const ex = state[i];
+      if (!ex) return;
+      if (scores !== undefined) ex.scoresInput.value = scores;
+      if (dk !== undefined) ex.dkInput.value = dk;
+      update(ex);
+    },
+  };
 }

@@ -10,10 +10,72 @@ defineStrings('widget', {
   en: {
     coreError: 'Rejected by the core: {message}',
     tableSummary: 'Numbers behind the charts',
+    badAttribute: 'The attribute {attr}="{value}" cannot be used: {why} The widget shows its default instead.',
   },
   zh: {
     coreError: '计算核心拒绝了此输入：{message}',
     tableSummary: '图表背后的数字',
+    badAttribute: '属性 {attr}="{value}" 无法使用：{why}组件改用默认值。',
+  },
+});
+
+// Every widget's footer (footer.js): the Embed button, and when embedded, the core's status.
+defineStrings('embed', {
+  en: {
+    button: 'Embed',
+    scriptLabel: 'Script tag (HTML, Markdown with raw HTML, MDX)',
+    frameLabel: 'iframe (where raw HTML scripts are stripped)',
+    copy: 'Copy',
+    copied: 'Copied.',
+    copyFailed: 'Copy failed: the text is selected, copy it by hand.',
+    frameTitle: 'Scaled dot-product attention widget (attnlab)',
+    loading: 'Loading the WebAssembly core…',
+    readyWorker: 'Computed in your browser by the C++ core ({build}) in a worker.',
+    readyMain: 'Computed in your browser by the C++ core ({build}) on the main thread, in small slices: this page’s Content-Security-Policy allows no worker (add worker-src blob: for one).',
+    simd: 'SIMD128',
+    scalar: 'scalar',
+    coreFailed: 'The WebAssembly core could not be loaded: {message}. The server must send Access-Control-Allow-Origin for the embed files and application/wasm for the .wasm; the page’s CSP needs script-src with that origin and \'wasm-unsafe-eval\'.',
+    loadFailed: 'This widget could not load its code: {message}. Check the script URL, that the server sends Access-Control-Allow-Origin, and that the page’s CSP allows the script’s origin in script-src.',
+    unknownWidget: 'There is no widget “{w}”. Use one of: {list}.',
+  },
+  zh: {
+    button: '嵌入',
+    scriptLabel: '脚本标签（HTML、允许原始 HTML 的 Markdown、MDX）',
+    frameLabel: 'iframe（适用于会剥离原始 HTML 脚本的地方）',
+    copy: '复制',
+    copied: '已复制。',
+    copyFailed: '复制失败：文本已选中，请手动复制。',
+    frameTitle: '缩放点积注意力组件（attnlab）',
+    loading: '正在加载 WebAssembly 计算核心…',
+    readyWorker: '由 C++ 核心（{build}）在你的浏览器中于 Worker 内计算。',
+    readyMain: '由 C++ 核心（{build}）在你的浏览器主线程中分小段计算：本页的内容安全策略（CSP）不允许 Worker（加上 worker-src blob: 即可启用）。',
+    simd: 'SIMD128',
+    scalar: '标量（scalar）',
+    coreFailed: '无法加载 WebAssembly 计算核心：{message}。服务器须为嵌入文件发送 Access-Control-Allow-Origin，并以 application/wasm 发送 .wasm；页面的 CSP 须在 script-src 中包含该来源和 \'wasm-unsafe-eval\'。',
+    loadFailed: '此组件无法加载其代码：{message}。请检查脚本地址、服务器是否发送 Access-Control-Allow-Origin，以及页面的 CSP 是否在 script-src 中允许该脚本的来源。',
+    unknownWidget: '没有名为“{w}”的组件。可用的有：{list}。',
+  },
+});
+
+// What an attribute takes (state.js parseOption), after widget.badAttribute.
+defineStrings('opt', {
+  en: {
+    int: 'it must be a whole number from {min} to {max}.',
+    number: 'it must be a number from {min} to {max}.',
+    positive: 'it must be a number above {min}, at most {max}.',
+    enum: 'it must be one of: {values}.',
+    divisor: 'it must be one of {values}, or a number above 0 and at most {max}.',
+    list: 'it must be a comma-separated list of distinct items from: {values}.',
+    text: 'it is longer than {max} characters.',
+  },
+  zh: {
+    int: '它必须是 {min} 到 {max} 之间的整数。',
+    number: '它必须是 {min} 到 {max} 之间的数。',
+    positive: '它必须是大于 {min}、不超过 {max} 的数。',
+    enum: '它必须是以下之一：{values}。',
+    divisor: '它必须是 {values} 之一，或大于 0、不超过 {max} 的数。',
+    list: '它必须是以逗号分隔、互不相同的列表，各项取自：{values}。',
+    text: '它超过了 {max} 个字符。',
   },
 });
 

@@ -1,0 +1,32 @@
+// The stylesheet's colours for canvas drawing (uPlot, heatmaps). A colour
+// custom property may hold light-dark(light, dark) or a host's --attn-*
+// override, which only a colour property resolves, and only where the
+// element's color-scheme is known: a hidden probe inside `scope` (a chart's
+// figure, inside a widget's shadow root when embedded) resolves it there.
+const FALLBACK = '#888888';
+
+/** name ('c-sqrt') -> 'rgb(…)' as it applies inside `scope`. */
+export function readColors(scope, names) {
+  const probe = document.createElement('span');
+  probe.hidden = true;
+  scope.append(probe);
+  const out = {};
+  try {
+    for (const n of names) {
+      probe.style.color = FALLBACK;
+      probe.style.color = `var(--${n}, ${FALLBACK})`;
+      out[n] = getComputedStyle(probe).color || FALLBACK;
+    }
+  } finally {
+    probe.remove();
+  }
+  return out;
+}
+
+const scheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
+
+/** Call fn when the reader's colour scheme changes; returns a function that stops. */
+export function onSchemeChange(fn) {
+  scheme?.addEventListener('change', fn);
+  return () => scheme?.removeEventListener('change', fn);
+}

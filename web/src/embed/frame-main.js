@@ -1,0 +1,57 @@
+// frame.html?w=saturation&dk=256&div=1&lang=zh&theme=dark&controls=none:
+// one widget alone, for hosts that strip raw HTML (an iframe is all they
+// allow). Every other query parameter is an attribute of the widget (div is
+// divisor's short name). The frame reports its height to the parent page as
+// {type: 'attnlab:resize', height} (and {type: 'attnlab:error', message} when
+// it cannot show the widget), so the host can size the iframe (see the docs).
+import { WIDGETS, define } from './attnlab.js';
+import { browserLang, inLang, langOfTag, t } from '../i18n.js';
+import '../widgets/strings.js';
+
+const ALIASES = { div: 'divisor' };
+const params = new URLSearchParams(location.search);
+const lang = langOfTag(params.get('lang')) ?? browserLang();
+document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
+
+const sheet = new CSSStyleSheet();
+sheet.replaceSync('body { margin: 0; padding: 1px 0; } [role=alert] { font: 1rem/1.5 system-ui, sans-serif; color: #b3261e; padding: 1rem; }');
+document.adoptedStyleSheets = [sheet];
+
+const main = document.getElementById('frame');
+const tag = `attn-${params.get('w') ?? ''}`;
+
+function post(message) {
+  // Height and errors only: nothing a host must keep secret, so any parent may read them.
+  if (parent !== window) parent.postMessage(message, '*');
+}
+
+if (!Object.hasOwn(WIDGETS, tag)) {
+  const message = inLang(lang, () => t('embed.unknownWidget', {
+    w: (params.get('w') ?? '').slice(0, 40), list: Object.keys(WIDGETS).map((k) => k.slice(5)).join(', '),
+  }));
+  const p = document.createElement('p');
+  p.setAttribute('role', 'alert');
+  p.textContent = message;
+  main.replaceChildren(p);
+  post({ type: 'attnlab:error', message });
+} else {
+  const el = document.createElement(tag);
+  for (const [k, v] of params) {
+    if (k === 'w') continue;
+    const name = ALIASES[k] ?? k;
+    if (/^[a-z][a-z0-9-]*$/.test(name)) el.setAttribute(name, v);
+  }
+  el.setAttribute('lang', lang);
+  el.addEventListener('attn-error', (e) => post({ type: 'attnlab:error', message: e.detail.message }));
+  main.replaceChildren(el);
+  define(tag);
+}
+
+// Report the height whenever it changes (content loads, a table opens, the frame narrows).
+let last = -1;
+new ResizeObserver(() => {
+  const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+  if (height === last) return;
+  last = height;
+  post({ type: 'attnlab:resize', height });
+}).observe(document.documentElement);

@@ -62,6 +62,9 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     assetsInlineLimit: 0,
+    // Vite's preload helper adds <link rel="modulepreload"> tags to the
+    // document's <head>: the host's head is not ours to write.
+    modulePreload: false,
     rolldownOptions: {
       input: {
         attnlab: src('./src/embed/attnlab.js'),

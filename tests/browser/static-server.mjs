@@ -14,10 +14,11 @@ const TYPES = {
 
 /**
  * Serve `dir` (and `pages`: {'/path': html string}) on 127.0.0.1.
- * headers(urlPath) -> extra response headers; log: every request path.
+ * headers(urlPath) -> extra response headers; missing(urlPath) -> true answers
+ * 404 (a broken deployment); requests: every request path.
  * Resolves to {origin, requests, stop()}.
  */
-export function serveStatic({ dir = null, pages = {}, headers = () => ({}) } = {}) {
+export function serveStatic({ dir = null, pages = {}, headers = () => ({}), missing = () => false } = {}) {
   const requests = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
@@ -29,7 +30,7 @@ export function serveStatic({ dir = null, pages = {}, headers = () => ({}) } = {
     };
     if (Object.hasOwn(pages, url.pathname))
       return send(200, TYPES[path.extname(url.pathname)] ?? TYPES['.html'], pages[url.pathname]);
-    if (!dir) return send(404, TYPES['.txt'], 'not found');
+    if (!dir || missing(url.pathname)) return send(404, TYPES['.txt'], 'not found');
     const file = path.join(dir, decodeURIComponent(url.pathname));
     if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return send(404, TYPES['.txt'], 'not found');
     send(200, TYPES[path.extname(file)] ?? 'application/octet-stream', fs.readFileSync(file));

@@ -22,6 +22,7 @@ export function createClient(feature, {
 } = {}) {
   let port = null;
   let mode = null;              // 'worker' | 'main-thread', once known
+  let loaded = false;           // the core has answered init once
   const listeners = new Set();
   const setMode = (m) => {
     if (mode === m) return;
@@ -69,17 +70,26 @@ export function createClient(feature, {
      * @returns {Promise<any>}
      */
     async call(op, args = [], transfer = []) {
-      const p = ensure();
-      if (p.ready) {
-        try {
-          await p.ready;
-        } catch (e) {
-          // The worker could not start: run this call on the main thread.
-          if (e.lost && mode === 'main-thread') return ensure().call(op, args, transfer);
-          throw e;
+      try {
+        const p = ensure();
+        if (p.ready) {
+          try {
+            await p.ready;
+          } catch (e) {
+            // The worker could not start: run this call on the main thread.
+            if (e.lost && mode === 'main-thread') return await ensure().call(op, args, transfer);
+            throw e;
+          }
         }
+        loaded = true;
+        return await p.call(op, args, transfer);
+      } catch (e) {
+        // Until the core has loaded once, a failure is the load's (a 404, a
+        // CSP without 'wasm-unsafe-eval'), not the op's: widgets say so
+        // instead of blaming the field that asked (e.load).
+        if (!loaded && e instanceof Error) e.load = true;
+        throw e;
       }
-      return p.call(op, args, transfer);
     },
     /** 'worker' | 'main-thread' | null (not started yet). */
     mode: () => mode,

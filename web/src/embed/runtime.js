@@ -10,9 +10,15 @@ import { browserLang, langOfTag, useLang } from '../i18n.js';
 import { embedding } from '../widgets/element.js';
 import { useMathMLOnly } from '../math/math.js';
 
+// rem is the host's root font size, which a host may set to anything (a
+// `* { font: 40px serif !important }` theme makes it 40px): inside a widget,
+// every rem becomes a multiple of --attn-rem (embed.css: 16px, or the host's
+// --attn-font-size).
+const ownRem = (css) => css.replace(/(\d*\.?\d+)rem\b/g, 'calc($1 * var(--attn-rem))');
+
 function sheet(text) {
   const s = new CSSStyleSheet();
-  s.replaceSync(text);
+  s.replaceSync(ownRem(text));
   return s;
 }
 

@@ -289,7 +289,8 @@ class AttnSaturation extends AttnElement {
         this.row = { ...want, divisor: divisor.error ? null : divisor, scores: raw, unscaled, scaled };
         this.fieldErrors.core = null;
       } catch (e) {
-        this.fieldErrors.core = { core: e.message };
+        // A core that could not load is the footer's and the curves' news, not the d_k field's.
+        this.fieldErrors.core = e.load ? null : { core: e.message };
       }
     } while (this.rowDirty);
     this.rowBusy = false;

@@ -268,5 +268,6 @@ export function timed(name, fn) {
 
 /** A core error as text: a translated lead-in and the core's own (English) detail. */
 export function coreMessage(e) {
+  if (e.load) return t('embed.coreFailed', { message: e.message });
   return t('widget.coreError', { message: e.message });
 }

@@ -36,6 +36,7 @@ const COLUMNS = [
 /** A message for a field: {key, params} from the parser or {core: text} from the core. */
 function messageText(m) {
   if (!m) return '';
+  if (m.load !== undefined) return t('embed.coreFailed', { message: m.load });
   return m.core !== undefined ? t('widget.coreError', { message: m.core }) : t(m.key, m.params);
 }
 
@@ -108,13 +109,13 @@ export function mount(root, client, { examples = EXAMPLES, idPrefix = 'seed', on
       try {
         divisor = await client.call('resolveDivisor', [row.spec.divisor, usesDk ? dk.value : 1]);
       } catch (e) {
-        return { result: null, dkError: { core: e.message } };
+        return e.load ? { result: null, scoresError: { load: e.message } } : { result: null, dkError: { core: e.message } };
       }
       try {
         const stats = await client.call('softmaxStats', [scores.value, divisor.value]);
         return { result: { scores: scores.value, dk: dk.value, divisor, stats } };
       } catch (e) {
-        return { result: null, scoresError: { core: e.message } };
+        return { result: null, scoresError: e.load ? { load: e.message } : { core: e.message } };
       }
     }));
     if (gen !== ex.gen) return; // a newer edit is on its way

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ROOT } from './paths.mjs';
 
 // The browser globals the string modules touch when they load: i18n.js reads
-// the URL and the browser's languages, state.js listens for 'pagehide'.
+// the URL and the browser's languages (state.js listens for 'pagehide' only once it writes).
 globalThis.location ??= { search: '', href: 'http://localhost/' };
 globalThis.navigator ??= { languages: ['en'], language: 'en' };
 globalThis.addEventListener ??= () => {};
@@ -38,7 +38,7 @@ for (const { file, rel } of TABLES) {
 }
 const { _strings: S, defineStrings, t } = await import(path.join(SRC, 'i18n.js'));
 
-const PREFIXES = ['page', 'widget', 'chain', 'var', 'proof', 'seed', 'sat', 'lang', 'build', 'parse', 'url', 'lab', 'check', 'bench'];
+const PREFIXES = ['page', 'widget', 'embed', 'opt', 'chain', 'var', 'proof', 'seed', 'sat', 'lang', 'build', 'parse', 'url', 'lab', 'check', 'bench'];
 const prefixOf = (key) => key.slice(0, key.indexOf('.'));
 const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 

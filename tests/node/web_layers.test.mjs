@@ -9,8 +9,9 @@
 //                what widgets show, with no element of their own
 //   3 widgets    widgets/: the custom elements and what they share (element.js, chart.js,
 //                the language switch, the build line, their strings)
-//   4 pages      the explainer (main.js, page-strings.js), lab/, check/, bench/: a group
-//                each, so a page never imports another page's module
+//   4 pages      the explainer (main.js, page-strings.js), lab/, check/, bench/, and
+//                embed/ (the widgets on someone else's page): a group each, so a page
+//                never imports another page's module
 // Imports seen: static and dynamic import, export … from, and new URL('…', import.meta.url)
 // (workers and assets). Packages and virtual modules are outside the layers.
 import { test } from 'node:test';
@@ -21,7 +22,7 @@ import { ROOT } from './paths.mjs';
 
 const SRC = path.join(ROOT, 'web/src');
 const GROUPS = {
-  base: { layer: 0, paths: ['url.js', 'i18n.js', 'format.js', 'parse.js', 'dom.js', 'state.js', 'style.css'] },
+  base: { layer: 0, paths: ['url.js', 'i18n.js', 'format.js', 'parse.js', 'dom.js', 'state.js', 'colors.js', 'style.css'] },
   core: { layer: 1, paths: ['core/', 'wasm/'] },
   content: { layer: 2, paths: ['math/', 'diagrams/'] },
   widgets: { layer: 3, paths: ['widgets/'] },
@@ -29,6 +30,7 @@ const GROUPS = {
   lab: { layer: 4, paths: ['lab/'] },
   check: { layer: 4, paths: ['check/'] },
   bench: { layer: 4, paths: ['bench/'] },
+  embed: { layer: 4, paths: ['embed/'] },
 };
 
 /** The group of a path relative to web/src (posix separators), or null. */

@@ -9,10 +9,14 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { WEB, launch } from './harness.mjs';
 import { serveStatic } from './static-server.mjs';
 
 const TIMEOUT = 90_000;
+// The explainer's widgets: a host pays at most FIRST_BUDGET (gzip) for the first.
+const SIZED = ['attn-softmax-table', 'attn-saturation', 'attn-variance', 'attn-proof', 'attn-chain'];
+const FIRST_BUDGET = 80_000;
 const EMBED_DIR = path.join(WEB, 'dist', 'embed');
 const CORS = { 'Access-Control-Allow-Origin': '*' };
 
@@ -131,6 +135,10 @@ describe('the embed on another origin', () => {
       '/frame.html': hostPage({ csp: hostCsp(E), body: `<iframe id="f" title="widget" src="${E}/frame.html?w=saturation&dk=256&div=1&lang=zh&theme=dark&controls=none" width="600" height="150"></iframe>` }),
       '/frame-bad.html': hostPage({ csp: hostCsp(E), body: `<iframe id="f" title="widget" src="${E}/frame.html?w=nope" width="600" height="150"></iframe>` }),
     });
+    for (const tag of SIZED) {
+      pages[`/size-${tag}.html`] = hostPage({ csp: hostCsp(E), body: `<${tag} id="w"></${tag}>`, scripts: [`${E}/attnlab.js`] });
+      pages[`/size-plus-${tag}.html`] = hostPage({ csp: hostCsp(E), body: `<attn-softmax-table id="first"></attn-softmax-table><${tag} id="w"></${tag}>`, scripts: [`${E}/attnlab.js`] });
+    }
     host = await serveStatic({ pages });
     // The header-CSP case: the page cannot see its CSP, so the worker is tried, fails, and the core falls back.
     const headerHost = hostPage({ csp: null, body: '<attn-softmax-table id="table"></attn-softmax-table>', scripts: [`${E}/attnlab.js`] });
@@ -344,6 +352,37 @@ describe('the embed on another origin', () => {
     assert.match(err.message, /no widget “nope”.*saturation/);
     assert.match(await bad.frameLocator('#f').locator('[role=alert]').textContent(), /nope/);
     await bad.close();
+  });
+
+  test('what a host pays: gzip bytes of the first widget and of each further one (measured and reported)', { timeout: 4 * TIMEOUT }, async () => {
+    const gz = (p) => zlib.gzipSync(fs.readFileSync(path.join(EMBED_DIR, p)), { level: 9 }).length;
+    const measure = async (pathname) => {
+      const from = embed.requests.length;
+      const page = await open(pathname);
+      await until(page, () => {
+        const els = [...document.querySelectorAll('[id]')].filter((e) => e.localName.startsWith('attn-'));
+        return els.length > 0 && els.every((e) => e.shadowRoot?.querySelector('.embed-status')?.dataset.state === 'ready');
+      }, null, `${pathname}: ready`);
+      await page.waitForTimeout(300);
+      const files = [...new Set(embed.requests.slice(from).map((u) => u.split('?')[0]))];
+      await page.close();
+      return new Map(files.map((f) => [f, gz(f)]));
+    };
+    const kB = (n) => `${(n / 1000).toFixed(1)} kB`;
+    const sum = (m) => [...m.values()].reduce((a, b) => a + b, 0);
+    console.log('# embed: what a host page downloads (gzip -9), first widget alone / after attn-softmax-table');
+    const base = await measure('/size-attn-softmax-table.html');
+    for (const tag of SIZED) {
+      const alone = tag === 'attn-softmax-table' ? base : await measure(`/size-${tag}.html`);
+      const withFirst = await measure(`/size-plus-${tag}.html`);
+      const further = sum(withFirst) - sum(base);
+      console.log(`#   ${tag.padEnd(20)} first ${kB(sum(alone)).padStart(9)}   further ${tag === 'attn-softmax-table' ? '       —' : kB(further).padStart(9)}`);
+      if (tag === 'attn-softmax-table')
+        for (const [f, n] of [...alone].sort((a, b) => b[1] - a[1])) console.log(`#       ${f.padEnd(48)} ${kB(n)}`);
+      assert.ok([...alone.keys()].some((f) => f.endsWith('.wasm')), `${tag}: the wasm is counted`);
+      assert.ok(![...alone.keys()].some((f) => /attnlab_(lab|check|bench)_/.test(f)), `${tag}: only the explainer's core`);
+      assert.ok(sum(alone) <= FIRST_BUDGET, `${tag}: the first widget costs ${sum(alone)} bytes gzip`);
+    }
   });
 
   test('no request left the two origins; no page error', { timeout: TIMEOUT }, async () => {

@@ -39,3 +39,5 @@ log "site build (web/dist)"
 # The embed (web/dist/embed/attnlab.js and frame.html): after the site's
 # build, which empties web/dist.
 (cd "$WEB" && node node_modules/vite/bin/vite.js build -c vite.embed.config.js --logLevel warn)
+# The npm package "attnlab": web/dist/npm/attnlab-<version>.tgz (web/scripts/pack.mjs).
+(cd "$WEB" && node scripts/pack.mjs)

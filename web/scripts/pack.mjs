@@ -2,11 +2,10 @@
 //   web/dist/npm/package/        the package as packed: package.json (version from
 //                                web/package.json), README.md, widgets.d.ts, dist/
 //   web/dist/npm/attnlab-<version>.tgz   `npm pack` of that folder
-// The package's dist/ is the embed (vite.embed.config.js) built once more, with
-// two differences that only matter when another bundler bundles it again:
-// - no module preload: the embed's preload helper carries lists of chunk paths
-//   (assets/runtime-….js) that a host's bundler renames, so a host page would
-//   request them from the wrong place (404s in its console);
+// The package's dist/ is the embed (vite.embed.config.js) built once more
+// (with no module preload, as the embed itself: a preload helper's lists of
+// chunk paths would be wrong once a host's bundler renames the chunks), with
+// one difference that only matters when another bundler bundles it again:
 // - the worker's URL is spelled as `new Worker(new URL('./worker-….js',
 //   import.meta.url), {type: 'module'})`, the pattern Vite recognises in a
 //   dependency: the host's build then bundles the worker with its imports

@@ -75,6 +75,9 @@ export default defineConfig({
   worker: { format: 'es' },
   build: {
     target: 'es2022',
+    // light-dark() (style.css) stays native: older targets make lightningcss
+    // rewrite every colour into a pair of custom-property fallbacks.
+    cssTarget: ['chrome123', 'edge123', 'firefox120', 'safari17.5'],
     // The wasm must stay a separate same-origin file: a data: URL is blocked by the CSP.
     assetsInlineLimit: 0,
     // One HTML entry per page of the site.

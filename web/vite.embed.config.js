@@ -61,6 +61,9 @@ export default defineConfig({
     outDir: src('./dist/embed/'),
     emptyOutDir: true,
     target: 'es2022',
+    // light-dark() (style.css) stays native: older targets make lightningcss
+    // rewrite every colour into a pair of custom-property fallbacks.
+    cssTarget: ['chrome123', 'edge123', 'firefox120', 'safari17.5'],
     assetsInlineLimit: 0,
     // Vite's preload helper adds <link rel="modulepreload"> tags to the
     // document's <head>: the host's head is not ours to write.

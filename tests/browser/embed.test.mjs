@@ -139,6 +139,8 @@ describe('the embed on another origin', () => {
       pages[`/size-${tag}.html`] = hostPage({ csp: hostCsp(E), body: `<${tag} id="w"></${tag}>`, scripts: [`${E}/attnlab.js`] });
       pages[`/size-plus-${tag}.html`] = hostPage({ csp: hostCsp(E), body: `<attn-softmax-table id="first"></attn-softmax-table><${tag} id="w"></${tag}>`, scripts: [`${E}/attnlab.js`] });
     }
+    for (const w of ['chain', 'variance', 'proof', 'softmax-table', 'saturation'])
+      pages[`/frame-${w}.html`] = hostPage({ csp: hostCsp(E), body: `<iframe id="f" title="widget" src="${E}/frame.html?w=${w}&dk=4&lang=en" width="700" height="150"></iframe>` });
     host = await serveStatic({ pages });
     // The header-CSP case: the page cannot see its CSP, so the worker is tried, fails, and the core falls back.
     const headerHost = hostPage({ csp: null, body: '<attn-softmax-table id="table"></attn-softmax-table>', scripts: [`${E}/attnlab.js`] });
@@ -382,6 +384,25 @@ describe('the embed on another origin', () => {
       assert.ok([...alone.keys()].some((f) => f.endsWith('.wasm')), `${tag}: the wasm is counted`);
       assert.ok(![...alone.keys()].some((f) => /attnlab_(lab|check|bench)_/.test(f)), `${tag}: only the explainer's core`);
       assert.ok(sum(alone) <= FIRST_BUDGET, `${tag}: the first widget costs ${sum(alone)} bytes gzip`);
+    }
+  });
+
+  test('iframe: every widget, computed by the core, sized by its messages', { timeout: 2 * TIMEOUT }, async () => {
+    for (const w of ['chain', 'variance', 'proof', 'softmax-table', 'saturation']) {
+      const page = await open(`/frame-${w}.html`);
+      await until(page, () => parseFloat(document.querySelector('#f').style.height) > 150, null, `${w}: resized`);
+      const state = await page.frameLocator('#f').locator(`attn-${w}`).evaluate((el) => new Promise((resolve) => {
+        const look = () => {
+          const s = el.shadowRoot?.querySelector('.embed-status');
+          if (s?.dataset.state === 'ready') resolve({ status: s.textContent, dk: el.dk ?? null });
+          else setTimeout(look, 50);
+        };
+        look();
+      }));
+      assert.match(state.status, /in a worker/, w);
+      if (w !== 'chain') assert.ok(state.dk === 4 || state.dk === '4', `${w}: dk=${state.dk}`);
+      assert.deepEqual(await page.evaluate(() => window.__violations), [], w);
+      await page.close();
     }
   });
 

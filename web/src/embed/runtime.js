@@ -8,7 +8,7 @@ import uplotCss from 'uplot/dist/uPlot.min.css?inline';
 import embedCss from './embed.css?inline';
 import { browserLang, langOfTag, useLang } from '../i18n.js';
 import { embedding } from '../widgets/element.js';
-import { useMathMLOnly } from '../math/math.js';
+import { mathMode } from '../math/mode.js';
 
 // rem is the host's root font size, which a host may set to anything (a
 // `* { font: 40px serif !important }` theme makes it 40px): inside a widget,
@@ -27,6 +27,6 @@ export function setUp(scriptUrl) {
   embedding.on = true;
   embedding.scriptUrl = scriptUrl;
   embedding.sheets = [sheet(uplotCss), sheet(pageCss), sheet(embedCss)];
-  useMathMLOnly();
+  mathMode.mathmlOnly = true;
   useLang(langOfTag(document.documentElement.getAttribute('lang')) ?? browserLang());
 }

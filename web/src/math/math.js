@@ -9,20 +9,15 @@
 import { FORMULAS } from './formulas.js';
 import { whenNear } from '../dom.js';
 
-let assets = null;
-let mathmlOnly = false;
-function loadAssets() {
-  assets ??= (mathmlOnly ? import('./formulas-html.js') : import('./katex-assets.js')).then((m) => m.default);
-  return assets;
-}
+import { mathMode } from './mode.js';
 
-/**
- * Show formulas as the browser's own MathML, without KaTeX's CSS and fonts
- * (the embed: a stylesheet loaded into the host page would restyle it, and
- * @font-face does not work inside a shadow root).
- */
-export function useMathMLOnly() {
-  mathmlOnly = true;
+// mathMode.mathmlOnly (the embed): the browser's own MathML, without KaTeX's
+// CSS and fonts (a stylesheet loaded into the host page would restyle it, and
+// @font-face does not work inside a shadow root).
+let assets = null;
+function loadAssets() {
+  assets ??= (mathMode.mathmlOnly ? import('./formulas-html.js') : import('./katex-assets.js')).then((m) => m.default);
+  return assets;
 }
 
 function rebuild(node) {
@@ -59,7 +54,7 @@ export function mathEl(key, { display = false } = {}) {
     try {
       const html = (await loadAssets())[key];
       let nodes = hydrate(html);
-      if (mathmlOnly) {
+      if (mathMode.mathmlOnly) {
         const math = nodes.map((n) => (n.localName === 'math' ? n : n.querySelector?.('math'))).find(Boolean);
         if (!math) return;
         if (display) math.setAttribute('display', 'block');

@@ -13,6 +13,7 @@ import svgEn from '../diagrams/chain.en.svg?raw';
 import svgZh from '../diagrams/chain.zh.svg?raw';
 import mmdEn from '../diagrams/chain.en.mmd?raw';
 import mmdZh from '../diagrams/chain.zh.mmd?raw';
+import './chain-strings.js';
 
 const SVG = { en: svgEn, zh: svgZh };
 const MMD = { en: mmdEn, zh: mmdZh };

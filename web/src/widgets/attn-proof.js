@@ -13,6 +13,7 @@ import { h, reducedMotion, whenNear } from '../dom.js';
 import { randomSeed, readState, writeState } from '../state.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { mathEl } from '../math/math.js';
+import './proof-strings.js';
 
 const STEPS = ['dot', 'square', 'diagonal', 'cross', 'sum', 'divide', 'choose'];
 const MAX_SAMPLES = 1_000_000;

@@ -16,6 +16,7 @@ import { parseNumber } from '../parse.js';
 import { randomSeed, readState, writeState } from '../state.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { createChart } from './chart.js';
+import './saturation-strings.js';
 
 const DK_LOG2_MAX = 12; // d_k = 1 .. 4096
 const M_LOG2 = [1, 9]; // m = 2 .. 512

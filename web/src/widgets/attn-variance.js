@@ -15,6 +15,7 @@ import { parseNumber } from '../parse.js';
 import { randomSeed, readState, writeState } from '../state.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { createChart } from './chart.js';
+import './variance-strings.js';
 
 const DK_LOG2_MAX = 12;
 const SWEEP_DKS = Array.from({ length: DK_LOG2_MAX + 1 }, (_, i) => 2 ** i);

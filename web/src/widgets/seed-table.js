@@ -9,7 +9,7 @@ import { t } from '../i18n.js';
 import { DASH, fixed, int, list, num, percent } from '../format.js';
 import { h, setFieldError } from '../dom.js';
 import { parseNumber, parseScores } from '../parse.js';
-import './strings.js';
+import './seed-strings.js';
 
 // The initial inputs: the seed's example (d_k = 64) and a small one (d_k = 4).
 export const EXAMPLES = [

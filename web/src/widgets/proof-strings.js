@@ -1,0 +1,56 @@
+// The text of attn-proof, in English and Simplified Chinese (its own
+// module, so an embedded page loads only the strings of the widgets it shows;
+// no DOM code: tests/node/strings.test.mjs loads it in Node).
+import { defineStrings } from '../i18n.js';
+
+// <attn-proof>: the proof of Var(q·k) = dₖ, step by step.
+defineStrings('proof', {
+  en: {
+    dk: 'dₖ (1 to 6)',
+    back: 'Back',
+    next: 'Next',
+    play: 'Play',
+    pause: 'Pause',
+    reset: 'Reset',
+    resample: 'New seed',
+    stepOf: 'Step {i} of {n}',
+    keys: 'Keyboard: ← and → step, Home and End jump (focus the step text first).',
+    samples: '{n} samples (seed {seed})',
+    gridCaption: 'Running Monte Carlo means of the terms qᵢkᵢ qⱼkⱼ of (q·k)², dₖ = {dk}',
+    rowHead: 'i = {i}',
+    colHead: 'j = {j}',
+    sums: 'Sum of the diagonal means {diag} · sum of the cross-term means {off} · all {cells} cells {total}',
+    measured: 'Measured: Var(q·k) = {var}, Var(q·k / √dₖ) = {svar}.',
+    'step.dot': 'Write the dot product as a sum of dₖ products qᵢkᵢ, each of a query entry and a key entry with mean 0 and variance 1.',
+    'step.square': 'Square it: (q·k)² is a sum of dₖ × dₖ = {cells} terms, one per cell of the grid. Each cell shows the running mean of its term over the samples drawn so far.',
+    'step.diagonal': 'On the diagonal (i = j), qᵢ and kᵢ are independent, so the expectation factors into E[qᵢ²] E[kᵢ²] = 1. The diagonal cells settle near 1.',
+    'step.cross': 'Off the diagonal (i ≠ j), the four factors are independent with mean 0, so each cross term has expectation 0. Those cells settle near 0.',
+    'step.sum': 'Add the cells: dₖ ones and dₖ² − dₖ zeros make E[(q·k)²] = dₖ, and with E[q·k] = 0 that is the variance. So Var(q·k) = dₖ grows with the dimension.',
+    'step.divide': 'Divide every score by a constant c: the variance divides by c².',
+    'step.choose': 'The one choice that gives variance 1 at every dₖ is c = √dₖ. That is the √dₖ in softmax(QKᵀ / √dₖ) V.',
+  },
+  zh: {
+    dk: 'dₖ（1 到 6）',
+    back: '上一步',
+    next: '下一步',
+    play: '播放',
+    pause: '暂停',
+    reset: '重置',
+    resample: '换随机种子',
+    stepOf: '第 {i} 步，共 {n} 步',
+    keys: '键盘：← 与 → 切换步骤，Home 与 End 跳到首尾（先让步骤文字获得焦点）。',
+    samples: '{n} 个样本（随机种子 {seed}）',
+    gridCaption: '(q·k)² 各项 qᵢkᵢ qⱼkⱼ 的蒙特卡洛滑动均值，dₖ = {dk}',
+    rowHead: 'i = {i}',
+    colHead: 'j = {j}',
+    sums: '对角项均值之和 {diag} · 交叉项均值之和 {off} · 全部 {cells} 格之和 {total}',
+    measured: '实测：Var(q·k) = {var}，Var(q·k / √dₖ) = {svar}。',
+    'step.dot': '把点积写成 dₖ 个乘积 qᵢkᵢ 之和；查询与键的每个分量均值为 0、方差为 1。',
+    'step.square': '平方：(q·k)² 是 dₖ × dₖ = {cells} 项之和，网格中每格一项。每格显示该项在目前已抽样本上的滑动均值。',
+    'step.diagonal': '对角线上（i = j），qᵢ 与 kᵢ 相互独立，期望可以拆成 E[qᵢ²] E[kᵢ²] = 1。对角格逐渐稳定在 1 附近。',
+    'step.cross': '对角线外（i ≠ j），四个因子相互独立且均值为 0，所以每个交叉项的期望为 0。这些格逐渐稳定在 0 附近。',
+    'step.sum': '把各格相加：dₖ 个 1 与 dₖ² − dₖ 个 0，得到 E[(q·k)²] = dₖ；又因 E[q·k] = 0，这就是方差。所以 Var(q·k) = dₖ，随维度增长。',
+    'step.divide': '把每个分数除以常数 c，方差就除以 c²。',
+    'step.choose': '使每个 dₖ 下方差都为 1 的唯一选择是 c = √dₖ。这就是 softmax(QKᵀ / √dₖ) V 中的 √dₖ。',
+  },
+});

@@ -3,20 +3,40 @@
 // instance, started on demand and kept warm between runs. A run is placed on a
 // worker by the caller (the comparison spreads its runs round-robin; the sweep
 // queues) and its events come back to the handlers given with it.
+// Where no worker can start (an embedding page whose CSP allows no blob:
+// worker), a slot runs the same ops (train-ops.js) on the main thread, in
+// shorter batches, through rpc.js connectLocal; mode() says which.
 import { buildFromSearch } from '../core/build.js';
-import { connect } from '../core/rpc.js';
+import { connect, connectLocal } from '../core/rpc.js';
+import { startWorker } from '../core/spawn.js';
+import labWorkerUrl from './worker.js?worker&url';
 
 export const CORES = Math.max(1, Math.floor(navigator.hardwareConcurrency || 1));
 
 let nextRunId = 1;
 
 export class Pool {
-  constructor(name, max = CORES) {
+  /**
+   * options.worker(name) starts a worker (a test may pass one that fails);
+   * options.local(emit) gives the ops for the main thread (or a promise of them).
+   */
+  constructor(name, max = CORES, {
+    worker = (workerName) => startWorker(labWorkerUrl, workerName),
+    local = (emit) => import('./train-ops.js').then((m) => m.createTrainOps(emit, { targetMs: m.MAIN_THREAD_TARGET_MS, warmSteps: 2 })),
+  } = {}) {
     this.name = name;
     this.max = Math.max(1, max);
-    this.workers = [];         // {port, ready: Promise<info>, runs: Set<runId>}
+    this.workers = [];         // {port, ready: Promise<info>, runs: Set<runId>, local}
     this.handlers = new Map(); // runId -> {handlers, slot, keep}
     this.build = buildFromSearch();
+    this.startWorker = worker;
+    this.localOps = local;
+    this.runMode = null;       // 'worker' | 'main-thread', once a slot has started
+  }
+
+  /** 'worker' | 'main-thread' | null (no slot has started yet). */
+  mode() {
+    return this.runMode;
   }
 
   /** Start workers until there are n (at most max); resolves with the first's build info. */
@@ -26,19 +46,46 @@ export class Pool {
   }
 
   spawn() {
-    const worker = new Worker(new URL('./worker.js', import.meta.url), {
-      type: 'module', name: `lab-${this.name}-${this.workers.length}`,
-    });
-    const slot = { runs: new Set() };
-    slot.port = connect(worker, {
-      onEvent: (data) => this.receive(data),
-      onLost: (message) => this.lost(slot, message),
-    });
-    slot.ready = slot.port.call('init', [this.build]);
+    const slot = { runs: new Set(), port: null, local: false };
+    slot.ready = this.connectSlot(slot, `lab-${this.name}-${this.workers.length}`);
     // A worker whose core failed to load is replaced on next use.
     slot.ready.catch((e) => this.lost(slot, e.message));
     this.workers.push(slot);
     return slot;
+  }
+
+  // A worker, or the main thread where none can start: a worker that cannot
+  // be created (startWorker throws) or dies before its init answers (a CSP
+  // sent as a header) hands its slot to the main thread, unless a worker of
+  // this pool has already run (then it is a crash, and the slot is lost).
+  async connectSlot(slot, name) {
+    if (this.runMode !== 'main-thread') {
+      let worker = null;
+      try {
+        worker = this.startWorker(name);
+      } catch {
+        this.runMode = 'main-thread';
+      }
+      if (worker) {
+        let ready = false;
+        slot.port = connect(worker, {
+          onEvent: (data) => this.receive(data),
+          onLost: (message) => ready && this.lost(slot, message),
+        });
+        try {
+          const info = await slot.port.call('init', [this.build]);
+          ready = true;
+          this.runMode = 'worker';
+          return info;
+        } catch (e) {
+          if (!e.lost || this.runMode === 'worker') throw e;
+          this.runMode = 'main-thread';
+        }
+      }
+    }
+    slot.local = true;
+    slot.port = connectLocal((emit) => this.localOps(emit), { onEvent: (data) => this.receive(data) });
+    return slot.port.call('init', [this.build]);
   }
 
   receive(data) {
@@ -91,13 +138,16 @@ export class Pool {
     const runId = nextRunId++;
     slot.runs.add(runId);
     this.handlers.set(runId, { handlers, slot, keep });
+    // Sent once the slot's core is ready (a worker, or the main thread it fell back to).
     // Failures arrive as the run's 'failed' event; the call's own rejection adds nothing.
-    slot.port.call('start', [{ runId, keep, ...spec }]).catch(() => {});
+    slot.ready.then(() => slot.port.call('start', [{ runId, keep, ...spec }])).catch(() => {});
     return runId;
   }
 
   send(op, runId) {
-    this.handlers.get(runId)?.slot.port.call(op, [runId]).catch(() => {});
+    const slot = this.handlers.get(runId)?.slot;
+    // After the start: both wait on the same promise, in the order they were asked.
+    slot?.ready.then(() => slot.port.call(op, [runId])).catch(() => {});
   }
 
   pause(runId) {

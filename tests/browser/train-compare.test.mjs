@@ -1,0 +1,124 @@
+// <attn-train-compare> embedded in another origin's page, as a host would
+// use it: web/dist/embed on one origin (with CORS), the host page on another
+// with a strict CSP. A small comparison (d_k = 16, 60 steps, divisors 1 and
+// √d_k) runs to the end; the table alternative holds the core's numbers
+// (finite, the loss lower at the end than at step 0, one row per divisor) and
+// the footer says where the core ran: in a worker where the host's CSP allows
+// blob: workers, on the main thread where it does not (the run still ends).
+// Needs web/dist (the site's build and the embed build).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { WEB, launch } from './harness.mjs';
+import { serveStatic } from './static-server.mjs';
+
+const EMBED_DIR = path.join(WEB, 'dist', 'embed');
+
+function hostPage(embedOrigin, { metaCsp = null, attrs = '' } = {}) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title>
+${metaCsp ? `<meta http-equiv="Content-Security-Policy" content="${metaCsp}">` : ''}</head><body>
+<h1>A host page</h1>
+<attn-train-compare dk="16" steps="60" divisors="1,sqrt"${attrs}></attn-train-compare>
+<script type="module" src="${embedOrigin}/attnlab.js"></script></body></html>`;
+}
+
+// The comparison's outcome as the widget shows it: its state, the table's raw numbers, the footer.
+function readWidget() {
+  const el = document.querySelector('attn-train-compare');
+  const root = el.shadowRoot;
+  const box = root.querySelector('.attn-root');
+  const rows = [...root.querySelectorAll('table.data-table tbody tr')].map((tr) => ({
+    div: tr.dataset.div,
+    state: tr.dataset.state,
+    ...Object.fromEntries([...tr.querySelectorAll('td[data-col]')].map((td) => [td.dataset.col, td.dataset.value === undefined ? null : Number(td.dataset.value)])),
+  }));
+  const status = root.querySelector('.embed-status');
+  return {
+    run: box.dataset.run, totalMs: Number(box.dataset.totalMs), rows,
+    footer: status?.textContent ?? '', footerState: status?.dataset.state,
+    runLines: [...root.querySelectorAll('.train-runs li')].map((li) => li.textContent),
+    errors: [...root.querySelectorAll('.msg')].map((m) => m.textContent).filter(Boolean),
+  };
+}
+
+async function runOnHost({ csp, cspAs, start }) {
+  const embed = await serveStatic({ dir: EMBED_DIR, headers: () => ({ 'Access-Control-Allow-Origin': '*' }) });
+  const policy = csp(embed.origin);
+  const host = await serveStatic({
+    // (the browser asks for /favicon.ico: an empty answer instead of a 404 in the console)
+    pages: { '/favicon.ico': '', '/': hostPage(embed.origin, { metaCsp: cspAs === 'meta' ? policy : null, attrs: start === 'autostart' ? ' autostart' : '' }) },
+    headers: (p) => (cspAs === 'header' && p === '/' ? { 'Content-Security-Policy': policy } : {}),
+  });
+  const browser = await launch(host.origin);
+  try {
+    const page = await browser.context.newPage();
+    const attnErrors = [];
+    await page.exposeFunction('__attnError', (d) => attnErrors.push(d));
+    await page.addInitScript(() => document.addEventListener('attn-error', (e) => window.__attnError(e.detail)));
+    await page.goto(host.origin + '/');
+    await page.waitForFunction(() => customElements.get('attn-train-compare') && document.querySelector('attn-train-compare').shadowRoot);
+    const t0 = Date.now();
+    if (start === 'method') assert.equal(await page.evaluate(() => document.querySelector('attn-train-compare').start()), true);
+    await page.waitForFunction(() => {
+      const box = document.querySelector('attn-train-compare').shadowRoot.querySelector('.attn-root');
+      return ['done', 'failed', 'invalid'].includes(box.dataset.run);
+    }, null, { timeout: 60_000 });
+    const wallMs = Date.now() - t0;
+    await page.waitForFunction(() => document.querySelector('attn-train-compare').shadowRoot.querySelector('.embed-status')?.dataset.state !== 'loading');
+    const w = await page.evaluate(readWidget);
+    const problems = browser.problems.filter((p) => !p.includes(`request to another origin: ${embed.origin}/`)
+      // The fallback's one expected refusal: the host's CSP forbids the blob: worker.
+      && !(cspAs === 'header' && /worker|Content Security Policy/i.test(p)));
+    return { w, wallMs, attnErrors, problems, embedRequests: embed.requests };
+  } finally {
+    await browser.close();
+    await embed.stop();
+    await host.stop();
+  }
+}
+
+function checkOutcome({ w, attnErrors, problems }) {
+  assert.equal(w.run, 'done', `the comparison ended: ${JSON.stringify(w)}`);
+  assert.deepEqual(w.errors, []);
+  assert.deepEqual(attnErrors, []);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(w.rows.map((r) => r.div), ['1', 'sqrt'], 'one row per divisor, in order');
+  for (const r of w.rows) {
+    assert.equal(r.state, 'done');
+    for (const k of ['initLoss', 'loss', 'accuracy', 'steps']) assert.ok(Number.isFinite(r[k]), `${r.div} ${k} = ${r[k]}`);
+    assert.equal(r.steps, 60);
+    assert.ok(r.loss < r.initLoss, `${r.div}: the loss fell (${r.initLoss} -> ${r.loss})`);
+    assert.ok(r.accuracy >= 0 && r.accuracy <= 1);
+    assert.ok(Number.isInteger(r.stepsTo90) && r.stepsTo90 >= 0 && r.stepsTo90 <= 60, `${r.div} stepsTo90 = ${r.stepsTo90}`);
+  }
+  assert.equal(w.rows.find((r) => r.div === '1').value, 1);
+  assert.equal(w.rows.find((r) => r.div === 'sqrt').value, 4, '√16');
+}
+
+test('embedded with worker-src blob: the comparison runs in a worker and ends with the core\'s numbers', async () => {
+  const r = await runOnHost({
+    csp: (e) => `default-src 'self'; script-src 'self' ${e} 'wasm-unsafe-eval'; style-src 'self'; worker-src blob: ${e}; connect-src ${e}`,
+    cspAs: 'meta', start: 'method',
+  });
+  checkOutcome(r);
+  assert.match(r.w.footer, /in a worker/, r.w.footer);
+  // Only the lab's core: this page has no widget of the explainer.
+  assert.ok(r.embedRequests.some((p) => /attnlab_lab_(simd|scalar)/.test(p)), 'the lab core loaded');
+  assert.ok(!r.embedRequests.some((p) => /attnlab_(explain|check|bench)_/.test(p)), `no other core: ${r.embedRequests.join(' ')}`);
+  console.log(`worker: the comparison took ${r.w.totalMs} ms (${r.wallMs} ms from start() to the end, as the test saw it)`);
+});
+
+test('embedded without worker-src (a CSP header): the comparison falls back to the main thread and still ends', async () => {
+  const r = await runOnHost({
+    csp: (e) => `default-src 'self'; script-src 'self' ${e} 'wasm-unsafe-eval'; style-src 'self'; connect-src ${e}`,
+    cspAs: 'header', start: 'autostart',
+  });
+  checkOutcome(r);
+  assert.match(r.w.footer, /on the main thread/, r.w.footer);
+  console.log(`main thread: the comparison took ${r.w.totalMs} ms (${r.wallMs} ms as the test saw it)`);
+});
+
+test('the dist has the embed build', () => {
+  assert.ok(fs.existsSync(path.join(EMBED_DIR, 'attnlab.js')));
+});

@@ -1,0 +1,114 @@
+// The lab's training ops (web/src/lab/train-ops.js) outside any worker, as
+// the main-thread fallback runs them: a run streams its rows in batches of
+// about targetMs, yields between them (a pause sent mid-run holds it within a
+// batch), ends with the core's evaluation, and gives the same numbers as a
+// TrainSession driven directly; a bad option comes back as 'failed' with the
+// core's message and argument.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ROOT, loadWasm } from './paths.mjs';
+
+const { createTrainOps, MAIN_THREAD_TARGET_MS } = await import(path.join(ROOT, 'web/src/lab/train-ops.js'));
+
+const OPTIONS = {
+  task: 'recall', dk: 16, heads: 2, dModel: 64, dv: 32, batch: 64, init: 'lecun', logEvery: 5,
+  divisor: 'sqrt', optimizer: 'adam', lr: 5e-4, seed: 0,
+};
+
+// The loop's yield, as in the browser (a MessageChannel message), on a channel closed at the end so Node can exit.
+const channel = new MessageChannel();
+const wakers = [];
+channel.port1.onmessage = () => wakers.shift()?.();
+const nextTask = () => new Promise((resolve) => {
+  wakers.push(resolve);
+  channel.port2.postMessage(0);
+});
+after(() => channel.port1.close());
+
+function makeOps(targetMs = MAIN_THREAD_TARGET_MS) {
+  const events = [];
+  const waiters = [];
+  const emit = (event, payload) => {
+    events.push({ event, ...payload });
+    for (const w of [...waiters]) if (w.test({ event, ...payload })) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  };
+  const ops = createTrainOps(emit, { targetMs, warmSteps: 2, load: () => loadWasm('lab', 'simd'), nextTask });
+  const until = (test) => new Promise((resolve) => {
+    if (events.some(test)) return resolve();
+    waiters.push({ test, resolve });
+  });
+  return { ops, events, until };
+}
+
+test('a run streams its rows in timed batches and ends with the core\'s evaluation', async () => {
+  const { ops, events, until } = makeOps();
+  const info = await ops.init('simd');
+  assert.equal(info.simd, true);
+  assert.deepEqual(await ops.validate([OPTIONS, { ...OPTIONS, dk: 0 }]).then((v) => v.map((r) => r.argument)), ['', 'dk']);
+  const steps = 120;
+  await ops.start({ runId: 7, options: OPTIONS, steps, mapEvery: steps + 1, evalSamples: 256, keep: false });
+  await until((e) => e.runId === 7 && (e.event === 'done' || e.event === 'failed'));
+  const mine = events.filter((e) => e.runId === 7);
+  assert.equal(mine[0].event, 'configured');
+  const rows = mine.filter((e) => e.event === 'rows');
+  assert.equal(mine.at(-1).event, 'done');
+  assert.equal(rows.at(-1).stepsDone, steps);
+  assert.equal(rows[0].stepsDone, 1, 'the first batch is one step: the first point comes at once');
+  assert.ok(rows.length > 2, `${rows.length} batches`);
+  // Every step is logged every 5 steps (and the first): the rows add up.
+  const cols = mine[0].columns.length;
+  const flat = rows.flatMap((r) => [...r.rows]);
+  assert.equal(flat.length % cols, 0);
+  const stepCol = mine[0].columns.indexOf('step');
+  const loggedSteps = [];
+  for (let i = 0; i < flat.length; i += cols) loggedSteps.push(flat[i + stepCol]);
+  assert.deepEqual(loggedSteps, [...loggedSteps].sort((a, b) => a - b));
+  assert.equal(loggedSteps.at(-1), steps);
+
+  // The same run, stepped directly: the same final evaluation, bit for bit.
+  const M = await loadWasm('lab', 'simd');
+  const s = new M.TrainSession();
+  assert.equal(s.configure(OPTIONS).error, '');
+  assert.equal(s.step(steps).error, '');
+  const ev = s.evaluate(256);
+  assert.deepEqual(mine.at(-1).eval, ev.eval);
+  assert.equal(mine.at(-1).stepsTo90, s.stepsTo90());
+  s.delete();
+});
+
+test('batches aim at targetMs, and a pause sent mid-run holds the run within a batch', async () => {
+  const { ops, events, until } = makeOps(5);
+  await ops.init('simd');
+  await ops.start({ runId: 1, options: { ...OPTIONS, dk: 64 }, steps: 100_000, mapEvery: 100_001, evalSamples: 64, keep: true });
+  await until((e) => e.runId === 1 && e.event === 'rows' && e.stepsDone > 20);
+  ops.pause(1);
+  const paused = events.find((e) => e.event === 'paused');
+  assert.ok(paused, 'paused at once');
+  await new Promise((r) => setTimeout(r, 50));
+  const last = events.filter((e) => e.event === 'rows').at(-1).stepsDone;
+  assert.ok(last - paused.stepsDone <= 50, `at most one batch after the pause (${paused.stepsDone} -> ${last})`);
+  const held = events.length;
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(events.length, held, 'nothing more while paused');
+  // The batches after the first few: each one core call of roughly targetMs.
+  const rows = events.filter((e) => e.event === 'rows').slice(3);
+  const perBatch = rows.map((r, i) => (i ? r.busyMs - rows[i - 1].busyMs : null)).filter((x) => x !== null);
+  const median = perBatch.sort((a, b) => a - b)[Math.floor(perBatch.length / 2)];
+  assert.ok(median < 5 * 4, `median batch ${median.toFixed(1)} ms for a 5 ms target`);
+  ops.drop(1);
+});
+
+test('a bad option fails the run with the core\'s message and argument', async () => {
+  const { ops, events, until } = makeOps();
+  await ops.init('simd');
+  await ops.start({ runId: 3, options: { ...OPTIONS, optimizer: 'lion' }, steps: 10, mapEvery: 11, evalSamples: 64, keep: false });
+  await until((e) => e.runId === 3);
+  const f = events.find((e) => e.runId === 3);
+  assert.equal(f.event, 'failed');
+  assert.equal(f.argument, 'optimizer');
+  assert.match(f.error, /optimi[sz]er/i);
+});

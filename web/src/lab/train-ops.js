@@ -1,0 +1,258 @@
+// The lab's training ops, wherever they run: in a training worker (worker.js
+// serves them over core/rpc.js) or, where a host page's CSP allows no worker
+// (an embedded <attn-train-compare>), on the main thread (pool.js, through
+// rpc.js connectLocal). They hold the lab's wasm core and one or more
+// TrainSessions (runs). Runs step in batches sized so one core call takes
+// about targetMs; between batches the loop yields a macrotask (a
+// MessageChannel message, which works in a worker and on the main thread), so
+// pause, resume and drop act within one batch, and on the main thread input
+// and rendering run in between. Runs held by one set of ops take turns batch
+// by batch, so their curves grow together.
+//
+// Ops (pool.js calls them):
+//   init(build) -> {simd, kernel}     load the core ('auto' | 'simd' | 'scalar'), then warm it up
+//   validate([options]) -> [{error, argument}]      the core's verdict on each options object
+//   referenceLr(opt, dk, dModel) -> {error, argument, lr}
+//   limits() -> {maxDk, maxHeads, maxStepsPerCall, maxSeed, initBandLow, initBandHigh}   the core's trainLimits()
+//   qk(runId, samples) -> {step, samples, heads, seq, dk, q, k, logits}
+//   start({runId, options, steps, mapEvery, evalSamples, keep}), pause(runId), resume(runId), drop(runId)
+// Events, each with its runId:
+//   configured {init, columns, divisorValue, map}
+//   rows {rows: Float64Array, latest: Float64Array, stepsDone, busyMs, map?}
+//   paused {stepsDone}          (after the last batch: every earlier row has been posted)
+//   done {eval, stepsTo90, busyMs}
+//   failed {error, argument}
+// A map is {step, weights: Float32Array [examples x heads x seq], labels: Int32Array, shape}.
+// Typed arrays are copied out of wasm memory (the core's views die at the
+// next call), so a worker can transfer them instead of cloning.
+import { loadModule } from '../core/loader.js';
+
+/** A worker's batch: one core call of about this long. */
+export const WORKER_TARGET_MS = 40;
+/** On the main thread: a slice short enough to leave most of each frame to the page. */
+export const MAIN_THREAD_TARGET_MS = 16;
+const MAX_BATCH = 50;
+
+/**
+ * The ops, sending their events through emit(event, payload, transfer).
+ * targetMs: the length of one batch; warmSteps: steps of the warm-up run at init;
+ * load(build): the lab's module; nextTask(): a promise of the next macrotask (a Node test passes its own).
+ */
+export function createTrainOps(emit, options = {}) {
+  const { targetMs = WORKER_TARGET_MS, warmSteps = 12, load = (build) => loadModule('lab', build) } = options;
+  let M = null;
+  let loading = null;
+  const runs = new Map();  // runId -> run state
+  let looping = false;
+
+  // A macrotask without setTimeout's clamping: queued messages run in between
+  // (the channel is made on first use; a Node test passes its own nextTask).
+  let channel = null;
+  const wakers = [];
+  const nextTask = options.nextTask ?? (() => new Promise((resolve) => {
+    if (!channel) {
+      channel = new MessageChannel();
+      channel.port1.onmessage = () => wakers.shift()?.();
+    }
+    wakers.push(resolve);
+    channel.port2.postMessage(0);
+  }));
+
+  function captureMap(r) {
+    const m = r.s.attentionMaps();
+    if (m.error) return null;
+    const weights = r.s.mapWeights().slice();
+    const labels = r.s.mapLabels().slice();
+    return { step: r.done, weights, labels, shape: { examples: m.samples, heads: m.heads, seq: m.seq } };
+  }
+  const mapTransfer = (map) => (map ? [map.weights.buffer, map.labels.buffer] : []);
+
+  function fail(r, status) {
+    emit('failed', { runId: r.id, error: status.error, argument: status.argument });
+    drop(r.id);
+  }
+
+  function drop(runId) {
+    const r = runs.get(runId);
+    if (!r) return;
+    runs.delete(runId);
+    r.s.delete();
+  }
+
+  function start({ runId, options, steps, mapEvery, evalSamples, keep }) {
+    const s = new M.TrainSession();
+    const status = s.configure(options);
+    if (status.error) {
+      emit('failed', { runId, error: status.error, argument: status.argument });
+      s.delete();
+      return;
+    }
+    const r = {
+      id: runId, s, steps, mapEvery, evalSamples, keep, done: 0, rowsSent: 0, batch: 1, busyMs: 0,
+      nextMap: mapEvery, paused: false, finished: false,
+    };
+    runs.set(runId, r);
+    const init = s.initStats();
+    if (init.error) return fail(r, init);
+    const map = captureMap(r);
+    emit('configured', {
+      runId, init: init.stats, columns: JSON.parse(s.columnsJson()), divisorValue: s.divisorValue(), map,
+    }, mapTransfer(map));
+    loop();
+  }
+
+  // One batch of steps of run r, and its new rows.
+  function stepBatch(r) {
+    const n = Math.max(1, Math.min(r.batch, r.steps - r.done, r.nextMap - r.done));
+    const t0 = performance.now();
+    const status = r.s.step(n);
+    const ms = performance.now() - t0;
+    if (status.error) return fail(r, status);
+    r.done += n;
+    r.busyMs += ms;
+    // Aim the next call at targetMs (the first call is one step: the first point comes at once).
+    r.batch = Math.max(1, Math.min(MAX_BATCH, Math.floor((targetMs * n) / Math.max(ms, 0.01))));
+    const rows = r.s.metrics(r.rowsSent).slice();
+    r.rowsSent = r.s.rowCount();
+    const latest = r.s.latest().slice();
+    let map = null;
+    if (r.done >= r.nextMap || r.done >= r.steps) {
+      map = captureMap(r);
+      r.nextMap = r.done + r.mapEvery;
+    }
+    emit('rows', { runId: r.id, rows, latest, stepsDone: r.done, busyMs: r.busyMs, map },
+      [rows.buffer, latest.buffer, ...mapTransfer(map)]);
+    if (r.done >= r.steps) finish(r);
+  }
+
+  function finish(r) {
+    r.finished = true;
+    const t0 = performance.now();
+    const ev = r.s.evaluate(r.evalSamples);
+    r.busyMs += performance.now() - t0;
+    if (ev.error) return fail(r, ev);
+    emit('done', { runId: r.id, stepsTo90: r.s.stepsTo90(), busyMs: r.busyMs, eval: ev.eval });
+    if (!r.keep) drop(r.id);
+  }
+
+  async function loop() {
+    if (looping) return;
+    looping = true;
+    try {
+      for (;;) {
+        const active = [...runs.values()].filter((r) => !r.paused && !r.finished);
+        if (active.length === 0) break;
+        for (const r of active) {
+          // A message handled during the last yield may have paused or dropped it.
+          if (runs.get(r.id) !== r || r.paused || r.finished) continue;
+          stepBatch(r);
+          await nextTask();
+        }
+      }
+    } finally {
+      looping = false;
+    }
+  }
+
+  // V8 first runs wasm in its baseline compiler and tiers hot functions up in
+  // the background: a few steps of a small run at load, so a reader's first
+  // click meets optimised kernels.
+  function warmUp() {
+    if (warmSteps <= 0) return;
+    const s = new M.TrainSession();
+    try {
+      const status = s.configure({
+        task: 'recall', dk: 64, heads: 2, dModel: 64, dv: 32, divisor: 'sqrt', optimizer: 'adam', lr: 1e-3,
+        init: 'lecun', batch: 64, seed: 0, logEvery: 5,
+      });
+      if (!status.error) {
+        s.step(warmSteps);
+        s.attentionMaps();
+      }
+    } finally {
+      s.delete();
+    }
+  }
+
+  // The module, loaded by init(); every other op waits for it (a start sent
+  // right after init is queued behind the load).
+  async function core() {
+    if (!loading) throw new Error('the WebAssembly core is not loaded');
+    return loading;
+  }
+
+  return {
+    async init(build) {
+      loading ??= load(build);
+      try {
+        M = await loading;
+      } catch (e) {
+        loading = null;
+        throw e;
+      }
+      const info = M.buildInfo();
+      warmUp();
+      return { simd: info.simd, kernel: info.dotKernel };
+    },
+    // One throwaway session: the core's message and argument for each options object.
+    async validate(list) {
+      await core();
+      const s = new M.TrainSession();
+      try {
+        return list.map((options) => {
+          const { error, argument } = s.configure(options);
+          return { error, argument };
+        });
+      } finally {
+        s.delete();
+      }
+    },
+    async referenceLr(optimizer, dk, dModel) {
+      await core();
+      const { error, argument, lr } = M.trainReferenceLr(String(optimizer), dk, dModel);
+      return { error, argument, lr };
+    },
+    // The core's own limits and the init checkpoint's pass band, so the page copies no number of the C++.
+    async limits() {
+      await core();
+      const { maxDk, maxHeads, maxStepsPerCall, maxSeed, initBandLow, initBandHigh } = M.trainLimits();
+      return { maxDk, maxHeads, maxStepsPerCall, maxSeed, initBandLow, initBandHigh };
+    },
+    // q and k of a fixed batch of the run, as it is now (before QK-LayerNorm), and its logits.
+    async qk(runId, samples) {
+      await core();
+      const r = runs.get(runId);
+      if (!r) throw new Error('this run is no longer held by its worker');
+      const shape = r.s.qkSnapshot(samples);
+      if (shape.error) throw Object.assign(new Error(shape.error), { argument: shape.argument });
+      return {
+        step: r.done, samples: shape.samples, heads: shape.heads, seq: shape.seq, dk: shape.dk,
+        q: r.s.snapshotQ().slice(), k: r.s.snapshotK().slice(), logits: r.s.snapshotLogits().slice(),
+      };
+    },
+    async start(spec) {
+      try {
+        await core();
+      } catch (e) {
+        emit('failed', { runId: spec.runId, error: e instanceof Error ? e.message : String(e), argument: '' });
+        return;
+      }
+      start(spec);
+    },
+    pause(runId) {
+      const r = runs.get(runId);
+      if (!r) return;
+      r.paused = true;
+      emit('paused', { runId: r.id, stepsDone: r.done });
+    },
+    resume(runId) {
+      const r = runs.get(runId);
+      if (!r) return;
+      r.paused = false;
+      loop();
+    },
+    drop(runId) {
+      drop(runId);
+    },
+  };
+}

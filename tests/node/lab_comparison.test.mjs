@@ -1,4 +1,4 @@
-// web/src/lab/comparison.js without a page or workers: a fake pool records
+// web/src/train/comparison.js without a page or workers: a fake pool records
 // what the comparison asks and plays the workers' events back, and a fake
 // clock drives its timing: active time less pauses, each run's pace, when a
 // pause is done, and that a stopped comparison hears nothing more.
@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ROOT } from './paths.mjs';
 
-const { Comparison, PACE_MS } = await import(path.join(ROOT, 'web/src/lab/comparison.js'));
-const { divisorOptions } = await import(path.join(ROOT, 'web/src/lab/config.js'));
+const { Comparison, PACE_MS } = await import(path.join(ROOT, 'web/src/train/comparison.js'));
+const { divisorOptions } = await import(path.join(ROOT, 'web/src/train/config.js'));
 
 class FakePool {
   constructor() {

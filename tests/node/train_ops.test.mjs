@@ -1,4 +1,4 @@
-// The lab's training ops (web/src/lab/train-ops.js) outside any worker, as
+// The lab's training ops (web/src/train/train-ops.js) outside any worker, as
 // the main-thread fallback runs them: a run streams its rows in batches of
 // about targetMs, yields between them (a pause sent mid-run holds it within a
 // batch), ends with the core's evaluation, and gives the same numbers as a
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ROOT, loadWasm } from './paths.mjs';
 
-const { createTrainOps, MAIN_THREAD_TARGET_MS } = await import(path.join(ROOT, 'web/src/lab/train-ops.js'));
+const { createTrainOps, MAIN_THREAD_TARGET_MS } = await import(path.join(ROOT, 'web/src/train/train-ops.js'));
 
 const OPTIONS = {
   task: 'recall', dk: 16, heads: 2, dModel: 64, dv: 32, batch: 64, init: 'lecun', logEvery: 5,

@@ -6,7 +6,9 @@
 //   1 core       core/ (loader, Embind wrapper, worker, client) and wasm/ (the
 //                Emscripten output it loads): the C++ core and how to reach it
 //   2 content    math/ (formulas, lazy KaTeX) and diagrams/ (the chain's .mmd and SVG):
-//                what widgets show, with no element of their own
+//                what widgets show, with no element of their own; train/ (the training
+//                runs: pool of workers, ops, comparison, configuration) under the lab
+//                page and the attn-train-compare widget alike
 //   3 widgets    widgets/: the custom elements and what they share (element.js, chart.js,
 //                the language switch, the build line, their strings)
 //   4 pages      the explainer (main.js, page-strings.js), lab/, check/, bench/, and
@@ -22,9 +24,10 @@ import { ROOT } from './paths.mjs';
 
 const SRC = path.join(ROOT, 'web/src');
 const GROUPS = {
-  base: { layer: 0, paths: ['url.js', 'i18n.js', 'format.js', 'parse.js', 'dom.js', 'state.js', 'colors.js', 'style.css'] },
+  base: { layer: 0, paths: ['url.js', 'i18n.js', 'format.js', 'parse.js', 'dom.js', 'state.js', 'colors.js', 'style.css', 'page.css'] },
   core: { layer: 1, paths: ['core/', 'wasm/'] },
   content: { layer: 2, paths: ['math/', 'diagrams/'] },
+  train: { layer: 2, paths: ['train/'] },
   widgets: { layer: 3, paths: ['widgets/'] },
   explainer: { layer: 4, paths: ['main.js', 'page-strings.js'] },
   lab: { layer: 4, paths: ['lab/'] },

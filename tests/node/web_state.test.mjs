@@ -15,7 +15,7 @@ globalThis.history = { state: null, replaceState: (_s, _t, url) => (globalThis.l
 const open = (query) => (globalThis.location = new URL(`http://localhost/page.html?${query}`));
 
 const { readState, writeState, flush } = await import(path.join(ROOT, 'web/src/state.js'));
-const { FORM_PREFIX, FORM_STATE, SWEEP_PREFIX, SWEEP_STATE } = await import(path.join(ROOT, 'web/src/lab/config.js'));
+const { FORM_PREFIX, FORM_STATE, SWEEP_PREFIX, SWEEP_STATE } = await import(path.join(ROOT, 'web/src/train/config.js'));
 
 test('the lab\'s links read as they always did, bad values passed on to the core', () => {
   open('dk=256&div=sqrt,2,1&opt=adam');

@@ -3,6 +3,7 @@
 // the one core worker (core/client.js); each works alone on a page too.
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
+import './page.css';
 import './page-strings.js';
 import { client } from './core/client.js';
 import { applyDocument, onLangChange } from './i18n.js';

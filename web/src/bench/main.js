@@ -1,6 +1,7 @@
 // The benchmark page: runs the wasm columns of the benchmark table in the
 // reader's own browser (in a worker) and fills the table as cells finish.
 import '../style.css';
+import '../page.css';
 import './bench.css';
 import { applyDocument, t } from '../i18n.js';
 import { h } from '../dom.js';

@@ -3,6 +3,7 @@
 // draws the per-head report. Nothing leaves the browser: files are read with
 // File.arrayBuffer() and their bytes are transferred to the worker.
 import '../style.css';
+import '../page.css';
 import './check.css';
 import { createClient } from '../core/client.js';
 import { applyDocument, onLangChange, t } from '../i18n.js';

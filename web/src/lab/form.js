@@ -13,7 +13,7 @@ import './strings.js';
 import {
   FIXED, MAX_CUSTOM, MAX_STEPS, TASKS, OPTIMIZERS, PRESETS, FORM_PREFIX,
   divisorOptions, splitDivisors, number, trainOptions, parseSteps,
-} from './config.js';
+} from '../train/config.js';
 import { swatch } from './swatch.js';
 
 // A small valid configuration: each field is checked alone on it, so every

@@ -10,6 +10,7 @@
 // language change and schedules the redraws.
 import 'uplot/dist/uPlot.min.css';
 import '../style.css';
+import '../page.css';
 import './lab.css';
 import { applyDocument, onLangChange, t } from '../i18n.js';
 import { h, reducedMotion } from '../dom.js';
@@ -17,10 +18,10 @@ import { readState } from '../state.js';
 import { decimals, fixed, int } from '../format.js';
 import * as langSwitch from '../widgets/lang-switch.js';
 import './strings.js';
-import { SNAPSHOT_SAMPLES, FORM_PREFIX, FORM_STATE, divisorOptions, splitDivisors } from './config.js';
-import { Pool, CORES } from './pool.js';
+import { SNAPSHOT_SAMPLES, FORM_PREFIX, FORM_STATE, divisorOptions, splitDivisors } from '../train/config.js';
+import { Pool, CORES } from '../train/pool.js';
 import { createForm } from './form.js';
-import { Comparison } from './comparison.js';
+import { Comparison } from '../train/comparison.js';
 import { createCharts } from './charts.js';
 import { RunCards } from './run-cards.js';
 import { renderInit, renderDataTables, renderLegend, renderSummary } from './readouts.js';

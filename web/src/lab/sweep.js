@@ -12,8 +12,8 @@ import './strings.js';
 import {
   FIXED, EVAL_SAMPLES, MAX_STEPS, OPTIMIZERS, PRESETS, SWEEP_DKS, SWEEP_PREFIX, SWEEP_STATE,
   divisorOptions, parseSteps, trainOptions,
-} from './config.js';
-import { Pool, CORES } from './pool.js';
+} from '../train/config.js';
+import { Pool, CORES } from '../train/pool.js';
 import { swatch } from './swatch.js';
 
 export function mountSweep(section, { formValues }) {

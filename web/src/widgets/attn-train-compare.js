@@ -20,9 +20,9 @@ import { DASH, decimals, fixed, int, num, percent } from '../format.js';
 import { dataTable, h, setFieldError } from '../dom.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { createChart } from './chart.js';
-import { Pool } from '../lab/pool.js';
-import { Comparison } from '../lab/comparison.js';
-import { EVAL_SAMPLES, FIXED } from '../lab/config.js';
+import { Pool } from '../train/pool.js';
+import { Comparison } from '../train/comparison.js';
+import { EVAL_SAMPLES, FIXED } from '../train/config.js';
 import './compare-strings.js';
 
 // The divisors on offer, in the order runs are listed: [key, palette colour, dash] (the saturation widget's).

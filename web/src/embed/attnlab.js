@@ -27,7 +27,9 @@ export function define(tag) {
   if (customElements.get(tag)) return Promise.resolve();
   if (!loading.has(tag)) {
     runtime ??= import('./runtime.js').then((m) => m.setUp(import.meta.url));
-    const p = runtime.then(() => WIDGETS[tag]()).then(() => customElements.whenDefined(tag));
+    const p = runtime.then(() => WIDGETS[tag]()).then(() => {
+      if (!customElements.get(tag)) throw new Error(`its module did not define <${tag}>`);
+    });
     // A chunk that failed to load (a 404, a CSP) says so in the element itself.
     p.catch((e) => import('./load-error.js').then((m) => m.showLoadError(tag, e), () => reportPlain(tag, e)));
     loading.set(tag, p);

@@ -5,10 +5,14 @@
 import { t } from '../i18n.js';
 import { h } from '../dom.js';
 
-/** The embed URLs: where attnlab.js and frame.html are served from. */
-function embedBase(el, embedding) {
-  if (embedding.scriptUrl) return new URL('./', embedding.scriptUrl);
-  return new URL('embed/', document.baseURI);
+/**
+ * The embed URLs: where attnlab.js and frame.html are served from; null where
+ * we cannot know (a host's bundler has bundled attnlab.js into its own chunks).
+ */
+function embedBase(embedding) {
+  if (!embedding.on) return new URL('embed/', document.baseURI);
+  const u = new URL(embedding.scriptUrl);
+  return /\/attnlab\.js$/.test(u.pathname) ? new URL('./', u) : null;
 }
 
 /** name="value" pairs of the widget's state, as attributes (dk="256" divisor="sqrt"). */
@@ -26,7 +30,7 @@ export function stateAttributes(el) {
 const esc = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 export function snippets(el, embedding) {
-  const base = embedBase(el, embedding);
+  const base = embedBase(embedding);
   const tag = el.localName;
   const attrs = stateAttributes(el);
   const lang = el.widgetLang;
@@ -52,7 +56,9 @@ export function footer(el, embedding, client) {
   const panel = h('div', { class: 'embed-panel', id: I('panel'), hidden: true },
     h('div', { class: 'field' }, scriptLabel, script, copyScript),
     h('div', { class: 'field' }, frameLabel, frame, copyFrame), copied);
-  const foot = h('footer', { class: 'embed-footer' }, embedding.on ? status : null, toggle, panel);
+  // No Embed button where the snippets would point nowhere (attnlab.js bundled by a host).
+  const canEmbed = embedBase(embedding) !== null;
+  const foot = h('footer', { class: 'embed-footer' }, embedding.on ? status : null, canEmbed ? toggle : null, canEmbed ? panel : null);
 
   let info = null;
   let error = null;

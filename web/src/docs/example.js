@@ -106,10 +106,11 @@ function activate(step) {
   figure.setAttribute('divisor', step.dataset.divisor);
   showStatus();
 }
-// A step is active while it crosses a band around the middle of the viewport.
+// A step is active while it crosses a band just below the middle of the
+// viewport (on a narrow screen the figure holds the top half).
 const observer = new IntersectionObserver((entries) => {
   for (const e of entries) if (e.isIntersecting) activate(e.target);
-}, { rootMargin: '-45% 0px -45% 0px' });
+}, { rootMargin: '-60% 0px -30% 0px' });
 for (const s of steps) observer.observe(s);
 
 // The docs link points next to the widgets' script, wherever that is served from.

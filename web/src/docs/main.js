@@ -72,8 +72,9 @@ function table(caption, head, rows, attrs = {}) {
   return h('table', { class: 'docs-table', ...attrs },
     caption ? h('caption', { text: caption }) : null,
     h('thead', {}, h('tr', {}, head.map((x) => h('th', { scope: 'col', text: x })))),
+    // data-label: the column's name, shown before each cell where the table stacks (narrow screens).
     h('tbody', {}, rows.map((r) => h('tr', {}, r.map((c, i) =>
-      h(i === 0 ? 'th' : 'td', i === 0 ? { scope: 'row' } : {}, c))))));
+      h(i === 0 ? 'th' : 'td', i === 0 ? { scope: 'row' } : { dataset: { label: head[i] } }, c))))));
 }
 
 const code = (x) => h('code', { text: x });

@@ -73,7 +73,8 @@ export function formulas() {
 // host page, not a page of the site: it must work on another origin with the
 // widgets' script from this one, under its own CSP. So it is copied into dist/
 // as written, never bundled: no hashed names, no site CSP, no module graph of ours.
-// Its script tag's src is ./embed/attnlab.js, relative, which dist/embed/ serves.
+// Its script tag's src is ./embed/attnlab.js, relative, which dist/embed/ serves
+// (the embed build writes it): the page runs from dist/, not on the dev server.
 export function copyAsIs(files) {
   return {
     name: 'copy-as-is',

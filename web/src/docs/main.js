@@ -4,15 +4,20 @@
 // from the element class's `static options` once the element is defined (so
 // the table follows the code); and the snippets a host copies, written with
 // this page's real embed URL.
+//
+// The widgets come from the published embed, dist/embed/attnlab.js (the embed
+// build), loaded at run time, not bundled into this page: a host gets exactly
+// that file, its Embed buttons then name its real URL, and the site's bundle
+// graph stays as it was (bundling the widgets for this entry too would split
+// the explainer's first load into many shared chunks). Being a separate build,
+// the widgets have their own copy of i18n.js: the language switch tells them
+// through their lang attributes, the way any host does.
 import '../style.css';
 import './docs.css';
 import './strings.js';
-import { client } from '../core/client.js';
-import { applyDocument, onLangChange, t } from '../i18n.js';
+import { applyDocument, getLang, onLangChange, t } from '../i18n.js';
 import { h } from '../dom.js';
 import * as langSwitch from '../widgets/lang-switch.js';
-import * as buildInfo from '../widgets/build-info.js';
-import { setUp } from '../embed/runtime.js';
 
 const byId = (id) => document.getElementById(id);
 
@@ -238,24 +243,23 @@ function renderTables() {
 }
 
 // The page's language first (URL, storage, browser), written to <html lang>:
-// the embed runtime reads its default language from there.
+// the embed reads its default language from there.
 fillText();
-setUp(EMBED_URL); // embed mode, with the published URL for the widgets' Embed buttons
 byId('element-sections').replaceChildren(...sections.map((s) => s.section));
 snippets();
 renderTables();
 sections.forEach((s) => s.render());
 
-const widgets = [
-  langSwitch.mount(byId('lang-switch')),
-  buildInfo.mount(byId('build-info'), client),
-];
+const picker = langSwitch.mount(byId('lang-switch'));
 onLangChange(() => {
   fillText();
   renderTables();
   sections.forEach((s) => s.render());
-  widgets.forEach((w) => w.relabel());
+  picker.relabel();
+  // Each widget relabels itself when its lang attribute changes.
+  for (const el of document.querySelectorAll(ELEMENTS.map((e) => e.tag).join(','))) el.setAttribute('lang', getLang());
 });
 
-// The autoloader: defines each widget whose element is on the page (its code loads now).
-import('../embed/attnlab.js');
+// The autoloader defines each widget whose element is on the page. On the dev
+// server (no embed build) the same module is served from the sources.
+import(/* @vite-ignore */ import.meta.env.DEV ? '/src/embed/attnlab.js' : EMBED_URL);

@@ -27,7 +27,7 @@ defineStrings('docs', {
       'The script touches nothing outside the elements: no global CSS, no ids, no URL or storage. Each element renders in a shadow root and speaks the language of its `lang` attribute, else of the nearest `lang` around it (the page’s `<html lang>`), else the reader’s browser. Elements added later (a framework rendering, a step revealed) are found too; inside your own shadow roots call `discover(root)` from the same module.',
 
     'elements.intro':
-      'For each element: what it shows, a live example, its attributes (read from the element’s code as this page runs, so the table cannot fall behind), and its events. An attribute can be changed at any time, or set as a property (`el.dk = 256`); a value the element cannot use keeps the default, shows a message in the widget and fires `attn-error`.',
+      'For each element: what it shows, a live example, its attributes (read from the element’s code as this page runs, so the table cannot fall behind), and its events. An attribute can be changed at any time, or set as a property (`el.dk = 256`); a value the element cannot use is not applied (the widget keeps the value in use, the default at first), shows a message in the widget and fires `attn-error`.',
     'el.attn-chain':
       'The causal chain as a flowchart, with its text version (an ordered list with the same links) and the Mermaid source to copy. Its links point to the sections of the explainer (#variance, #proof, #softmax, #saturation, #training); give your own sections those ids, or leave them.',
     'el.attn-variance':
@@ -118,7 +118,7 @@ defineStrings('docs', {
 
     'tut.intro':
       'Most documentation tools pass raw HTML through, sometimes after a setting. Put each element on its own line with a blank line before and after, so Markdown treats it as an HTML block, and close it explicitly.',
-    'tut.markdownit': 'markdown-it (VitePress, Marp, many static sites): raw HTML needs html: true.',
+    'tut.markdownit': 'markdown-it (used by VitePress, Marp and many static sites): raw HTML needs the option html: true (VitePress sets it).',
     'tut.hugo': 'Hugo: Goldmark drops raw HTML unless markup.goldmark.renderer.unsafe is set.',
     'tut.mkdocs':
       'MkDocs (Python-Markdown) passes raw HTML through as it is. Load the script once for the site from mkdocs.yml (type: module needs MkDocs 1.5 or later).',
@@ -152,7 +152,7 @@ defineStrings('docs', {
       '脚本不触碰元素以外的任何东西：没有全局 CSS，没有 id，不读写 URL 或存储。每个元素在 shadow root 中渲染，语言取自它的 `lang` 属性；没有时取最近的外层 `lang`（页面的 `<html lang>`），再没有则取读者浏览器的语言。之后添加的元素（框架渲染、逐步展开的内容）也会被发现；在你自己的 shadow root 中，请调用同一模块导出的 `discover(root)`。',
 
     'elements.intro':
-      '每个元素依次给出：它显示什么、一个实时示例、它的属性（本页运行时从元素代码中读取，因此表格不会过时）以及它的事件。属性随时可以修改，也可以作为 JS 属性设置（`el.dk = 256`）；元素无法使用的值会保留默认值，在组件中显示提示并触发 `attn-error`。',
+      '每个元素依次给出：它显示什么、一个实时示例、它的属性（本页运行时从元素代码中读取，因此表格不会过时）以及它的事件。属性随时可以修改，也可以作为 JS 属性设置（`el.dk = 256`）；元素无法使用的值不会生效（组件保留当前值，起初即默认值），并在组件中显示提示、触发 `attn-error`。',
     'el.attn-chain':
       '以流程图表示的因果链，附文字版本（带相同链接的有序列表）和可复制的 Mermaid 源码。其中的链接指向讲解页的各小节（#variance、#proof、#softmax、#saturation、#training）；可以给你自己的小节取这些 id，也可以不管。',
     'el.attn-variance':
@@ -238,7 +238,7 @@ defineStrings('docs', {
 
     'tut.intro':
       '大多数文档工具会原样保留原始 HTML，有的需要一个设置。每个元素单独占一行，前后各留一个空行，使 Markdown 把它当作 HTML 块，并显式写出结束标签。',
-    'tut.markdownit': 'markdown-it（VitePress、Marp 及许多静态站点）：原始 HTML 需要 html: true。',
+    'tut.markdownit': 'markdown-it（VitePress、Marp 及许多静态站点使用它）：原始 HTML 需要选项 html: true（VitePress 已设置）。',
     'tut.hugo': 'Hugo：除非设置 markup.goldmark.renderer.unsafe，Goldmark 会丢弃原始 HTML。',
     'tut.mkdocs': 'MkDocs（Python-Markdown）原样保留原始 HTML。在 mkdocs.yml 中为整个站点加载一次脚本（type: module 需要 MkDocs 1.5 或更高版本）。',
     'tut.docusaurus':

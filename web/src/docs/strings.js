@@ -181,7 +181,7 @@ defineStrings('docs', {
     attrsCaption: '<{tag}> 的属性',
     noAttrs: '没有自己的属性：只有 lang、theme 与 controls（见下文）。',
     'type.int': '整数',
-    'type.number': '数',
+    'type.number': '数值',
     'type.enum': '枚举',
     'type.text': '文本',
     'type.divisor': '除数',

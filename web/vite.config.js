@@ -69,9 +69,30 @@ export function formulas() {
   };
 }
 
+// The sample tutorial (embed-example.html and its script and stylesheet) is a
+// host page, not a page of the site: it must work on another origin with the
+// widgets' script from this one, under its own CSP. So it is copied into dist/
+// as written, never bundled: no hashed names, no site CSP, no module graph of ours.
+// Its script tag's src is ./embed/attnlab.js, relative, which dist/embed/ serves
+// (the embed build writes it): the page runs from dist/, not on the dev server.
+export function copyAsIs(files) {
+  return {
+    name: 'copy-as-is',
+    apply: 'build',
+    generateBundle() {
+      for (const [fileName, from] of Object.entries(files))
+        this.emitFile({ type: 'asset', fileName, source: fs.readFileSync(fileURLToPath(new URL(from, import.meta.url))) });
+    },
+  };
+}
+
 export default defineConfig({
   base: './',
-  plugins: [requireWasm(), cspMeta(), formulas()],
+  plugins: [requireWasm(), cspMeta(), formulas(), copyAsIs({
+    'embed-example.html': './embed-example.html',
+    'embed-example.js': './src/docs/example.js',
+    'embed-example.css': './src/docs/example.css',
+  })],
   worker: { format: 'es' },
   build: {
     target: 'es2022',
@@ -87,6 +108,8 @@ export default defineConfig({
         bench: fileURLToPath(new URL('./bench.html', import.meta.url)),
         check: fileURLToPath(new URL('./check.html', import.meta.url)),
         lab: fileURLToPath(new URL('./lab.html', import.meta.url)),
+        // The embed docs; its output dist/embed.html sits next to the embed build's dist/embed/.
+        embed: fileURLToPath(new URL('./embed.html', import.meta.url)),
       },
     },
   },

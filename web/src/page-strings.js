@@ -37,6 +37,7 @@ defineStrings('page', {
     'training.intro':
       'The chain ends with “the model cannot learn”. The training lab checks that last link directly: it trains a small attention layer with each divisor, on this page’s wasm core, and plots the loss curves side by side.',
     'training.link': 'Open the training lab',
+    embedLink: 'Embed these widgets in your own pages',
   },
   zh: {
     title: '注意力为何除以 √dₖ',
@@ -71,5 +72,6 @@ defineStrings('page', {
     'training.intro':
       '这条链的最后一环是“模型学不动”。训练实验室直接检验这一环：它在本页的 wasm 计算核心上，用每种除数训练一个小型注意力层，并排画出损失曲线。',
     'training.link': '打开训练实验室',
+    embedLink: '在你自己的网页中嵌入这些组件',
   },
 });

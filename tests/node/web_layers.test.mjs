@@ -12,7 +12,8 @@
 //   3 widgets    widgets/: the custom elements and what they share (element.js, chart.js,
 //                the language switch, the build line, their strings)
 //   4 pages      the explainer (main.js, page-strings.js), lab/, check/, bench/, and
-//                embed/ (the widgets on someone else's page): a group each, so a page
+//                embed/ (the widgets on someone else's page), docs/ (the embed's docs
+//                page and the sample tutorial): a group each, so a page
 //                never imports another page's module
 // Imports seen: static and dynamic import, export … from, and new URL('…', import.meta.url)
 // (workers and assets). Packages and virtual modules are outside the layers.
@@ -34,6 +35,7 @@ const GROUPS = {
   check: { layer: 4, paths: ['check/'] },
   bench: { layer: 4, paths: ['bench/'] },
   embed: { layer: 4, paths: ['embed/'] },
+  docs: { layer: 4, paths: ['docs/'] },
 };
 
 /** The group of a path relative to web/src (posix separators), or null. */

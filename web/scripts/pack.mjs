@@ -28,7 +28,7 @@ const TEMPLATE = path.join(WEB, 'package');
 const OUT = path.join(WEB, 'dist', 'npm');
 const STAGE = path.join(OUT, 'package');
 
-/** The one `new URL('worker-….js', import.meta.url)` of the build, in the form Vite bundles as a worker. */
+/** Each `new URL('worker-….js', import.meta.url)` of the build, in the form Vite bundles as a worker. */
 export function spellWorkerForBundlers(code) {
   const re = /new URL\((["'`])(worker-[\w-]+\.js)\1,\s*import\.meta\.url\)/g;
   let n = 0;
@@ -50,7 +50,8 @@ async function main() {
     build: { outDir: path.join(STAGE, 'dist'), emptyOutDir: true, modulePreload: false, rolldownOptions: { checks: { pluginTimings: false } } },
   }));
 
-  // Exactly one chunk names the worker; anything else means the embed changed how it does.
+  // Each worker file is named exactly once (the core's worker, the training
+  // worker); anything else means the embed changed how it starts them.
   const assets = path.join(STAGE, 'dist', 'assets');
   let found = 0;
   for (const f of fs.readdirSync(assets).filter((f) => f.endsWith('.js'))) {
@@ -59,7 +60,9 @@ async function main() {
     if (count) fs.writeFileSync(file, code);
     found += count;
   }
-  if (found !== 1) throw new Error(`pack: expected one new URL('worker-….js', import.meta.url) in the build, found ${found}`);
+  const workers = fs.readdirSync(assets).filter((f) => /^worker-[\w-]+\.js$/.test(f)).length;
+  if (workers === 0 || found !== workers)
+    throw new Error(`pack: expected one new URL('worker-….js', import.meta.url) per worker (${workers}) in the build, found ${found}`);
 
   for (const f of ['README.md', 'widgets.d.ts']) fs.copyFileSync(path.join(TEMPLATE, f), path.join(STAGE, f));
   const manifest = JSON.parse(fs.readFileSync(path.join(TEMPLATE, 'package.json'), 'utf8'));

@@ -507,6 +507,62 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     assert.ok(Math.abs(get(4096, 'dk').entropy - Math.log(16)) < 0.01);
     // The chart marks the current d_k; the sweep has an accessible name and a title.
     assert.match(await page.getAttribute('#sat-chart-maxProb .uchart-plot', 'aria-label'), /Expected largest probability against dₖ/);
+    assert.equal(await page.$$eval('#sat-chart-maxProb .uchart-plot svg path[stroke-dasharray="4 3"]:not([display])', (e) => e.length), 1, 'the d_k marker');
+    await page.close();
+  });
+
+  test('a chart exports its numbers as CSV (the table\'s), and its picture as SVG and PNG', { timeout: TIMEOUT }, async () => {
+    const page = await openPage('sat.seed=9');
+    await waitFor(page, () => document.querySelector('attn-saturation').dataset.sweep === 'done', 'the saturation sweep', null, 40_000);
+    const fig = '#sat-chart-maxProb';
+    const save = async (kind) => {
+      const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`${fig} [data-export="${kind}"]`)]);
+      return { name: dl.suggestedFilename(), body: fs.readFileSync(await dl.path()) };
+    };
+    // The legend's visible keys: their labels head the CSV, their colours stroke the SVG's paths.
+    const keys = await page.$$eval(`${fig} .uchart-legend li:not(.off)`, (lis) => lis.map((li) => ({
+      label: li.textContent, color: getComputedStyle(li.querySelector('.swatch')).color })));
+    assert.equal(keys.length, 4);
+
+    const csv = await save('csv');
+    assert.equal(csv.name, 'attnlab-sat-chart-maxProb.csv');
+    const [head, ...lines] = csv.body.toString('utf8').trim().split(/\r\n/);
+    assert.equal(head, ['d_k', ...keys.map((k) => k.label)].join(','));
+    await openDetails(page, 'sat-curve-table');
+    const table = await page.$$eval('#sat-curve-table td[data-stat="maxProb"]', (tds) => tds.map((td) => ({
+      dk: Number(td.closest('tr').dataset.dk), div: td.closest('tr').dataset.div, mean: Number(td.dataset.mean) })));
+    assert.equal(lines.length, 13);
+    for (const line of lines) {
+      const [dk, ...ys] = line.split(',').map(Number);
+      ['1', '2', 'sqrt', 'dk'].forEach((div, j) =>
+        assert.equal(ys[j], table.find((r) => r.dk === dk && r.div === div).mean, `d_k ${dk}, divisor ${div}`));
+    }
+
+    const svg = await save('svg');
+    assert.equal(svg.name, 'attnlab-sat-chart-maxProb.svg');
+    const text = svg.body.toString('utf8');
+    assert.doesNotMatch(text, /var\(|light-dark|style=/);
+    const parsed = await page.evaluate((t) => {
+      const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+      return {
+        error: doc.querySelector('parsererror')?.textContent ?? null, root: doc.documentElement.localName,
+        title: doc.querySelector('title')?.textContent,
+        paths: [...doc.querySelectorAll('path')].map((p) => ({ stroke: p.getAttribute('stroke'), points: (p.getAttribute('d') ?? '').split(/[ML]/).length - 1 })),
+      };
+    }, text);
+    assert.equal(parsed.error, null);
+    assert.equal(parsed.root, 'svg');
+    assert.equal(parsed.title, 'Expected largest probability');
+    for (const k of keys)
+      assert.ok(parsed.paths.some((p) => p.stroke === k.color && p.points === 13), `a 13-point path stroked ${k.color} (${k.label})`);
+
+    const png = await save('png');
+    assert.equal(png.name, 'attnlab-sat-chart-maxProb.png');
+    assert.deepEqual([...png.body.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const width = png.body.readUInt32BE(16);
+    assert.equal(width, 2 * await page.$eval(`${fig} .uchart-plot`, (e) => Math.floor(e.clientWidth)), 'drawn at 2×');
+    assert.ok(png.body.length > 2000, `PNG of ${png.body.length} bytes`);
+    assert.equal(await page.textContent(`${fig} .uchart-export-msg`), '');
     await page.close();
   });
 

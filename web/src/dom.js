@@ -17,6 +17,13 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** The same for SVG: svgEl('path', {d: 'M0,0H10', stroke: 'rgb(0, 0, 0)'}); presentation attributes, never style. */
+export function svgEl(tag, attrs = {}) {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}
+
 /** Show an i18n or core message next to a field, and mark the field invalid. */
 export function setFieldError(input, msgEl, text) {
   // The message element stays in the DOM (an aria-live region that is hidden

@@ -1,7 +1,6 @@
 // The page: registers the six sections' custom elements, fills the page's own
 // text, and relabels the rest when the language changes. Every widget talks to
 // the one core worker (core/client.js); each works alone on a page too.
-import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import './page.css';
 import './page-strings.js';

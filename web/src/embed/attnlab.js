@@ -1,7 +1,7 @@
 // The one file a host page includes:
 //   <script type="module" src="https://…/embed/attnlab.js"></script>
 // It defines the custom elements the page uses, and only those: each
-// widget's code (and the wasm core, the worker, uPlot) loads when its element
+// widget's code (and the wasm core and the worker) loads when its element
 // first appears in the document (Shoelace's autoloader works the same way).
 // It touches nothing else of the host page: no title, no global CSS, no ids
 // outside the widgets' shadow roots. Loading it twice (two script tags, or

@@ -4,7 +4,6 @@
 // attribute), the footer's status line, and the default language (the host's <html lang>,
 // else the browser's), with nothing written to the host's URL or storage.
 import pageCss from '../style.css?inline';
-import uplotCss from 'uplot/dist/uPlot.min.css?inline';
 import embedCss from './embed.css?inline';
 import { browserLang, langOfTag, useLang } from '../i18n.js';
 import { embedding } from '../widgets/element.js';
@@ -26,7 +25,7 @@ export function setUp(scriptUrl) {
   if (embedding.on) return;
   embedding.on = true;
   embedding.scriptUrl = scriptUrl;
-  embedding.sheets = [sheet(uplotCss), sheet(pageCss), sheet(embedCss)];
+  embedding.sheets = [sheet(pageCss), sheet(embedCss)];
   mathMode.mathmlOnly = true;
   useLang(langOfTag(document.documentElement.getAttribute('lang')) ?? browserLang());
 }

@@ -134,7 +134,7 @@ class AttnSaturation extends AttnElement {
     this.progress = h('p', { class: 'progress', id: I('progress'), role: 'status' });
     this.charts = STATS.map((stat) => {
       const c = createChart({
-        xLog: true, height: 200,
+        xLog: true, height: 200, xName: 'd_k',
         yRange: stat === 'maxProb' ? [0, 1] : undefined,
         series: CURVES.map(([, , color, dash]) => ({ color, dash })),
       });

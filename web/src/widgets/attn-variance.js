@@ -91,7 +91,7 @@ class AttnVariance extends AttnElement {
       h('div', { class: 'field field-seed' }, this.resetBtn, this.resample, this.seedText));
 
     this.histChart = createChart({
-      height: 220, legendAlways: true,
+      height: 220, legendAlways: true, xName: 'q·k (bin centre)',
       xFormat: (x) => num(x, 3),
       series: [{ color: 'c-hist', kind: 'bars' }, { color: 'c-theory', width: 2.5 }, { color: 'c-seed', dash: [6, 4], width: 2 }],
     });
@@ -101,7 +101,7 @@ class AttnVariance extends AttnElement {
     this.histTable.details.addEventListener('toggle', () => this.renderHistTable());
 
     this.sweepChart = createChart({
-      height: 240, xLog: true, yLog: 2,
+      height: 240, xLog: true, yLog: 2, xName: 'd_k',
       series: [
         { color: 'c-unscaled', kind: 'points' }, { color: 'c-unscaled', dash: [2, 3], width: 1.5 },
         { color: 'c-theory', width: 1.5 }, { color: 'c-sqrt', kind: 'points' }, { color: 'c-sqrt', dash: [2, 3], width: 1.5 },
@@ -109,7 +109,7 @@ class AttnVariance extends AttnElement {
     });
     this.sweepChart.el.id = I('sweep-chart');
     this.sizeChart = createChart({
-      height: 200, xLog: true, yLog: 2,
+      height: 200, xLog: true, yLog: 2, xName: 'd_k',
       series: [{ color: 'c-sqrt', width: 2.5 }, { color: 'c-dk', dash: [8, 4], width: 2.5 }],
     });
     this.sizeChart.el.id = I('size-chart');

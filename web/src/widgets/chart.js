@@ -1,91 +1,239 @@
-// uPlot, set up once for the page's charts: colours from the stylesheet's
-// custom properties (so light and dark schemes both work, and switch live),
-// log axes, a vertical marker (the current d_k), and width that follows the
-// container. The chart is a figure with role="img" and an accessible name;
-// its numbers are in a data table next to it (see dom.js dataTable).
-import uPlot from 'uplot';
-import { h } from '../dom.js';
-import { logTick } from '../format.js';
+// The widgets' charts, drawn as SVG by this module (uPlot alone was 23.6 kB
+// gzip of an embedded widget's 80 kB budget): log and linear axes, lines,
+// points and bars, a dashed vertical marker (the current d_k), and width that
+// follows the container. Colours are the stylesheet's custom properties as
+// they resolve where the chart is (readColors: light, dark, a host's theme),
+// written as presentation attributes: the CSP forbids style attributes, and an
+// export needs concrete colours anyway. The plot has role="img" and an
+// accessible name; its numbers are in a data table next to it (dom.js
+// dataTable) and in the CSV, SVG and PNG exports (chart-export.js).
+import { h, svgEl } from '../dom.js';
+import { fixed, logTick } from '../format.js';
 import { onSchemeChange, readColors } from '../colors.js';
+import { exportRow } from './chart-export.js';
 
 const NAMES = ['fg', 'muted', 'line', 'bg', 'c-unscaled', 'c-two', 'c-sqrt', 'c-dk', 'c-custom', 'c-hist', 'c-theory', 'c-seed'];
+const PAD_TOP = 8;
+const PAD_RIGHT = 16;
+const X_AXIS = 24; // below the plot: the x labels
+const X_GAP = 38; // least space between log x labels ("4096" is 28 px wide), px
+const X_GAP_LIN = 52;
+const Y_GAP = 26;
+const POINT_R = 3.5;
 
-const FONT = '12px system-ui, sans-serif';
+const r1 = (v) => Math.round(v * 10) / 10; // path coordinates to 0.1 px: short strings
+const finite = (v) => v !== null && v !== undefined && Number.isFinite(v);
 
-/** Log-axis tick labels: 1, 4, 16, ..., 4096 (or 0.01, 1, 100 for log10). */
-function logValues(_u, splits) {
-  // uPlot's log filter leaves null where a tick gets no label.
-  return (splits ?? []).map((v) => (v == null ? null : logTick(v)));
+/** [lo, hi] -> [a, b] pixels, linear or logarithmic (any base: the ratio is the same). */
+function scale(lo, hi, a, b, log) {
+  const f = log ? Math.log : (v) => v;
+  const l = f(lo);
+  const k = (b - a) / (f(hi) - l || 1);
+  return (v) => a + (f(v) - l) * k;
+}
+
+/** Whole powers of `base` around [lo, hi]; labels every k-th power, k such that labels are `gap` px apart. */
+function logAxis(lo, hi, base, px, gap) {
+  const lb = Math.log(base);
+  const a = Math.floor(Math.log(lo) / lb + 1e-9);
+  let b = Math.ceil(Math.log(hi) / lb - 1e-9);
+  if (b <= a) b = a + 1;
+  const per = px / (b - a);
+  const k = [1, 2, 4, 6, 12, 24].find((s) => s * per >= gap) ?? b - a;
+  const ticks = [];
+  for (let e = a; e <= b; e++) ticks.push({ v: base ** e, label: e % k === 0 ? logTick(base ** e) : null });
+  return { lo: base ** a, hi: base ** b, ticks };
+}
+
+/** Nice ticks (1, 2, 2.5, 5 × 10ⁿ) for [lo, hi] over px pixels; `snap` widens the range to whole steps. */
+function linAxis(lo, hi, px, gap, snap, fmt) {
+  if (lo === hi) [lo, hi] = lo === 0 ? [0, 1] : [lo - Math.abs(lo) / 2, hi + Math.abs(hi) / 2];
+  const raw = (hi - lo) / Math.max(1, Math.floor(px / gap));
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].find((m) => m * mag >= raw * (1 - 1e-9)) * mag;
+  if (snap) [lo, hi] = [Math.floor(lo / step + 1e-9) * step, Math.ceil(hi / step - 1e-9) * step];
+  const digits = Math.max(0, -Math.floor(Math.log10(step) + 1e-9) + (step / mag === 2.5 ? 1 : 0));
+  const ticks = [];
+  for (let i = Math.ceil(lo / step - 1e-9); i * step <= hi * (1 + 1e-12) + 1e-12; i++) {
+    const v = +(i * step).toPrecision(12);
+    ticks.push({ v, label: fmt ? fmt(v) : fixed(v, digits) });
+  }
+  return { lo, hi, ticks };
+}
+
+/** Smallest and largest finite value of the arrays (above 0 on a log axis). */
+function extent(arrays, log) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const arr of arrays)
+    for (const v of arr)
+      if (finite(v) && (!log || v > 0)) {
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+  return lo <= hi ? [lo, hi] : null;
 }
 
 /**
  * @param {object} o
- * @param {{label: string, color: string, dash?: number[], kind?: 'line'|'points'|'bars', width?: number}[]} o.series
+ * @param {{label?: string, color: string, dash?: number[], kind?: 'line'|'points'|'bars', width?: number}[]} o.series
  *   color: a palette name ('c-sqrt', ...)
  * @param {boolean} [o.xLog] log2 x axis   @param {boolean|number} [o.yLog] log y axis (10 or 2)
- * @param {[number, number]} [o.yRange] fixed y range
+ * @param {[number, number]} [o.yRange] fixed y range   @param {[number, number]} [o.xRange] fixed x range
  * @param {number} [o.height]
  * @param {(x: number) => string} [o.xFormat] tick labels for a linear x axis
+ * @param {string} [o.xName] the x column's name in the CSV export (default "x")
  */
 export function createChart(o) {
+  const H = o.height ?? 220;
+  const yLog = o.yLog === true ? 10 : o.yLog || 0;
   // Colours as they apply where the chart is (read again when it is placed
   // and when the scheme or the widget's theme changes: refreshColors()).
   let palette = Object.fromEntries(NAMES.map((n) => [n, '#888888']));
+  let font = 'system-ui, sans-serif';
   // The figure holds a visible title and legend; the plot itself is the image.
   const caption = h('figcaption', { class: 'uchart-title' });
   const plot = h('div', { class: 'uchart-plot', role: 'img' });
   const legend = h('ul', { class: 'uchart-legend', 'aria-hidden': 'true' });
-  const fig = h('figure', { class: 'uchart' }, caption, plot, legend);
-  let marker = null;
-  let empty = true;
+  const fig = h('figure', { class: 'uchart is-empty' }, caption, plot, legend);
 
-  const yLog = o.yLog === true ? 10 : o.yLog || 0;
-  const opts = {
-    width: 300,
-    height: o.height ?? 220,
-    legend: { show: false },
-    cursor: { show: false },
-    scales: {
-      x: { time: false, ...(o.xLog ? { distr: 3, log: 2 } : {}), ...(o.xRange ? { range: o.xRange } : {}) },
-      y: { ...(yLog ? { distr: 3, log: yLog } : {}), ...(o.yRange ? { range: o.yRange } : {}) },
-    },
-    axes: [
-      {
-        stroke: () => palette.muted, font: FONT, size: 34,
-        grid: { stroke: () => palette.line, width: 1 }, ticks: { stroke: () => palette.line },
-        ...(o.xLog ? { values: logValues } : o.xFormat ? { values: (_u, s) => (s ?? []).map((v) => (v == null ? null : o.xFormat(v))) } : {}),
-      },
-      {
-        stroke: () => palette.muted, font: FONT, size: 62,
-        grid: { stroke: () => palette.line, width: 1 }, ticks: { stroke: () => palette.line },
-        ...(yLog ? { values: logValues } : {}),
-      },
-    ],
-    series: [{}, ...o.series.map((s) => seriesOpts(s, () => palette))],
-    hooks: {
-      draw: [(u) => {
-        if (marker === null || !Number.isFinite(marker)) return;
-        const x = Math.round(u.valToPos(marker, 'x', true));
-        const { top, height } = u.bbox;
-        const ctx = u.ctx;
-        ctx.save();
-        ctx.strokeStyle = palette.fg;
-        ctx.lineWidth = 1.5 * devicePixelRatio;
-        ctx.setLineDash([4 * devicePixelRatio, 3 * devicePixelRatio]);
-        ctx.beginPath();
-        ctx.moveTo(x, top);
-        ctx.lineTo(x, top + height);
-        ctx.stroke();
-        ctx.restore();
-      }],
-    },
-  };
-  const noData = [[], ...o.series.map(() => [])];
-  const u = new uPlot(opts, noData, plot);
+  const root = svgEl('svg', { class: 'uchart-svg', height: H, 'font-size': 12, 'aria-hidden': 'true' });
+  const grid = svgEl('path', { fill: 'none', 'stroke-width': 1 });
+  const labels = svgEl('g');
+  const paths = o.series.map((s) => {
+    const kind = s.kind ?? 'line';
+    const p = svgEl('path', kind === 'line' ? { fill: 'none', 'stroke-linejoin': 'round', 'stroke-linecap': 'round' } : {});
+    if (s.dash) p.setAttribute('stroke-dasharray', s.dash.join(' '));
+    return p;
+  });
+  const markerPath = svgEl('path', { fill: 'none', 'stroke-width': 1.5, 'stroke-dasharray': '4 3' });
+  root.append(grid, labels, ...paths, markerPath);
+  plot.append(root);
+
+  const widths = o.series.map((s) => s.width ?? 2);
+  const shown = o.series.map(() => true);
+  let legendLabels = o.series.map((s) => s.label ?? '');
+  let data = null; // the last non-empty [xs, ...ys]
+  let marker = null;
+  let W = 0;
+  let xs = null; // the current x scale (the marker reuses it)
+  let frame = null; // {x0, x1, y0, y1, xLo, xHi}
+  let axesKey = '';
+
+  function draw() {
+    if (!data || W <= 0) return;
+    const [x, ...ys] = data;
+    const visible = ys.filter((_, i) => shown[i]);
+    const bars = o.series.some((s, i) => s.kind === 'bars' && shown[i]);
+    const y0 = PAD_TOP;
+    const y1 = H - X_AXIS;
+    // y: fixed, or the visible series' extent (bars from 0)
+    let ye = o.yRange ?? extent(visible, yLog) ?? [yLog ? 1 : 0, 1];
+    if (bars && !yLog) ye = [Math.min(0, ye[0]), Math.max(0, ye[1])];
+    const ya = yLog ? logAxis(ye[0], ye[1], yLog, y1 - y0, Y_GAP) : linAxis(ye[0], ye[1], y1 - y0, Y_GAP * 1.5, !o.yRange);
+    // The y labels' width sets the left margin (7 px a character is enough at 12 px).
+    const x0 = Math.max(28, 10 + 7 * Math.max(0, ...ya.ticks.map((t) => (t.label ?? '').length)));
+    const x1 = W - PAD_RIGHT;
+    // x: fixed, or the data's extent; bars get half a bin either side
+    let xe = o.xRange ?? extent([x], o.xLog) ?? [1, 2];
+    let bin = 0;
+    if (bars && x.length > 1) {
+      bin = (x[x.length - 1] - x[0]) / (x.length - 1);
+      if (!o.xRange) xe = [xe[0] - bin / 2, xe[1] + bin / 2];
+    }
+    const xa = o.xLog ? logAxis(xe[0], xe[1], 2, x1 - x0, X_GAP) : linAxis(xe[0], xe[1], x1 - x0, X_GAP_LIN, false, o.xFormat);
+    const sx = scale(xa.lo, xa.hi, x0, x1, o.xLog);
+    const sy = scale(ya.lo, ya.hi, y1, y0, yLog);
+    xs = sx;
+    frame = { x0, x1, y0, y1, xLo: Math.min(xa.lo, xa.hi), xHi: Math.max(xa.lo, xa.hi) };
+
+    // Grid and labels change only with the scales: rebuilt then, not on every update.
+    const key = [W, H, palette.line, palette.muted, xa.lo, xa.hi, ya.lo, ya.hi, ...xa.ticks.map((t) => t.label), ...ya.ticks.map((t) => t.label)].join('|');
+    if (key !== axesKey) {
+      axesKey = key;
+      let d = '';
+      const texts = [];
+      const text = (label, attrs) => {
+        const el = svgEl('text', attrs);
+        el.textContent = label;
+        texts.push(el);
+      };
+      for (const t of xa.ticks) {
+        const px = Math.round(sx(t.v)) + 0.5;
+        if (px < x0 - 1 || px > x1 + 1) continue;
+        d += `M${px},${y0}V${y1 + (t.label === null ? 0 : 4)}`;
+        if (t.label !== null) text(t.label, { x: px, y: y1 + 7, 'text-anchor': 'middle', 'dominant-baseline': 'hanging' });
+      }
+      for (const t of ya.ticks) {
+        const py = Math.round(sy(t.v)) + 0.5;
+        if (py < y0 - 1 || py > y1 + 1) continue;
+        d += `M${x0 - (t.label === null ? 0 : 4)},${py}H${x1}`;
+        if (t.label !== null) text(t.label, { x: x0 - 7, y: py, 'text-anchor': 'end', 'dominant-baseline': 'middle' });
+      }
+      grid.setAttribute('d', d);
+      grid.setAttribute('stroke', palette.line);
+      labels.setAttribute('fill', palette.muted);
+      labels.replaceChildren(...texts);
+    }
+
+    ys.forEach((col, i) => {
+      const s = o.series[i];
+      const p = paths[i];
+      const color = palette[s.color];
+      if (!shown[i]) {
+        p.setAttribute('display', 'none');
+        return;
+      }
+      p.removeAttribute('display');
+      let d = '';
+      if (s.kind === 'bars') {
+        const w = Math.max(1, Math.abs(sx(x[0] + bin) - sx(x[0])) - 1);
+        const base = yLog ? y1 : sy(0);
+        col.forEach((v, j) => {
+          if (finite(v)) d += `M${r1(sx(x[j]) - w / 2)},${r1(sy(v))}h${r1(w)}V${r1(base)}h${r1(-w)}Z`;
+        });
+        p.setAttribute('fill', color);
+      } else if (s.kind === 'points') {
+        col.forEach((v, j) => {
+          if (finite(v) && (!yLog || v > 0))
+            d += `M${r1(sx(x[j]) - POINT_R)},${r1(sy(v))}a${POINT_R},${POINT_R} 0 1,0 ${2 * POINT_R},0a${POINT_R},${POINT_R} 0 1,0 ${-2 * POINT_R},0`;
+        });
+        p.setAttribute('fill', color);
+        p.setAttribute('stroke', color);
+        p.setAttribute('stroke-width', 1);
+      } else {
+        let pen = 'M';
+        col.forEach((v, j) => {
+          if (finite(v) && (!yLog || v > 0)) {
+            d += `${pen}${r1(sx(x[j]))},${r1(sy(v))}`;
+            pen = 'L';
+          } else pen = 'M'; // a gap
+        });
+        p.setAttribute('stroke', color);
+        p.setAttribute('stroke-width', widths[i]);
+      }
+      p.setAttribute('d', d);
+    });
+    drawMarker();
+  }
+
+  function drawMarker() {
+    const f = frame;
+    if (!f || !finite(marker) || marker < f.xLo || marker > f.xHi) {
+      markerPath.setAttribute('display', 'none');
+      return;
+    }
+    markerPath.removeAttribute('display');
+    markerPath.setAttribute('d', `M${Math.round(xs(marker))},${f.y0}V${f.y1}`);
+    markerPath.setAttribute('stroke', palette.fg);
+  }
+
   const refreshColors = () => {
     if (!fig.isConnected) return;
     palette = readColors(fig, NAMES);
-    u.redraw(false, true);
+    font = getComputedStyle(fig).fontFamily || font;
+    root.setAttribute('font-family', font);
+    draw();
   };
   const offScheme = onSchemeChange(refreshColors);
   // A widget whose theme attribute changed asks its figures to recolour (element.js).
@@ -98,67 +246,74 @@ export function createChart(o) {
       refreshColors();
     }
     const w = Math.floor(plot.clientWidth);
-    if (w > 0 && w !== u.width) u.setSize({ width: w, height: opts.height });
+    if (w > 0 && w !== W) {
+      W = w;
+      root.setAttribute('width', W);
+      root.setAttribute('viewBox', `0 0 ${W} ${H}`);
+      draw();
+    }
   });
   ro.observe(plot);
+
+  const exporter = exportRow({
+    fig,
+    // What an export draws and writes, read when the reader asks.
+    snapshot: () => ({
+      svg: root, width: W, height: H, palette, font,
+      title: caption.textContent,
+      keys: legend.hidden ? [] : o.series.map((s, i) => ({
+        label: legendLabels[i], color: palette[s.color], kind: s.kind ?? 'line', dash: s.dash, width: widths[i],
+      })).filter((_, i) => shown[i]),
+      columns: data ? [{ name: o.xName ?? 'x', values: data[0] },
+        ...data.slice(1).map((values, i) => ({ name: legendLabels[i], values })).filter((_, i) => shown[i])] : [],
+    }),
+  });
+  fig.append(exporter.el);
 
   return {
     el: fig,
     /** data: [xs, ys1, ys2, ...] (null for a gap) */
-    setData(data) {
-      // uPlot cannot lay out a log axis with no data: keep the last picture, dimmed.
-      empty = data[0].length === 0;
+    setData(next) {
+      // No data (a new sweep starting): keep the last picture, dimmed.
+      const empty = next[0].length === 0;
       fig.classList.toggle('is-empty', empty);
-      if (!empty) u.setData(data, true);
+      if (!empty) {
+        data = next;
+        draw();
+      }
     },
     /** Draw a vertical dashed line at x (null: none). */
     setMarker(x) {
       marker = x;
-      if (!empty) u.redraw(false, false);
+      drawMarker();
     },
     /** Visible title, the plot's accessible name and the legend labels (after a language change). */
     setLabels(title, name, labels) {
       caption.textContent = title;
       plot.setAttribute('aria-label', name);
-      legend.replaceChildren(...o.series.map((s, i) => h('li', { class: `key key-${s.kind ?? 'line'} ${s.color}${s.dash ? ' dashed' : ''}` },
+      legendLabels = labels;
+      legend.replaceChildren(...o.series.map((s, i) => h('li', { class: `key key-${s.kind ?? 'line'} ${s.color}${s.dash ? ' dashed' : ''}${shown[i] ? '' : ' off'}` },
         h('span', { class: 'swatch' }), labels[i])));
       legend.hidden = o.series.length < 2 && !o.legendAlways;
+      exporter.relabel();
     },
     /** Line widths of the series, in CSS pixels (the chosen one drawn thicker). */
-    setWidths(widths) {
-      widths.forEach((w, i) => {
-        const s = u.series[i + 1];
-        s.width = w;
-      });
-      if (!empty) u.redraw(true, false);
+    setWidths(next) {
+      next.forEach((w, i) => (widths[i] = w));
+      draw();
     },
-    /** Show or hide a series (1-based like uPlot, after the x values). */
+    /** Show or hide a series (1-based, after the x values). */
     show(i, on) {
-      u.setSeries(i, { show: on });
+      if (shown[i - 1] === on) return;
+      shown[i - 1] = on;
       legend.children[i - 1]?.classList.toggle('off', !on);
+      draw();
     },
     /** Read the colours again (the widget's theme changed). */
     refreshColors,
-    /** The uPlot instance (exports read its canvas and data). */
-    uplot: u,
     destroy() {
       ro.disconnect();
       offScheme();
-      u.destroy();
     },
   };
-}
-
-function seriesOpts(s, palette) {
-  const color = () => palette()[s.color];
-  const base = { label: s.label ?? '', stroke: color, width: s.width ?? 2, spanGaps: false };
-  if (s.dash) base.dash = s.dash;
-  if (s.kind === 'points')
-    return { ...base, paths: () => null, points: { show: true, size: 7, stroke: color, fill: color, width: 1 } };
-  if (s.kind === 'bars')
-    return {
-      ...base, width: 0, fill: color, points: { show: false },
-      paths: uPlot.paths.bars({ size: [1, Infinity], gap: 1, align: 0 }),
-    };
-  return { ...base, points: { show: false } };
 }

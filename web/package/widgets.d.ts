@@ -133,7 +133,12 @@ export interface AttnTrainCompareElement extends AttnElementBase {
   steps: number;
   seed: number;
   optimizer: 'adam' | 'sgd';
-  autostart: boolean | string;
+  /** The learning rate; null: the core's reference rate for the optimizer and d_k. */
+  lr: number | null;
+  /** Start a comparison with the current values; false if one is running. */
+  start(): Promise<boolean>;
+  /** Stop the running comparison. */
+  stop(): void;
 }
 export interface AttnTrainCompareAttributes {
   dk?: number | string;
@@ -141,7 +146,9 @@ export interface AttnTrainCompareAttributes {
   steps?: number | string;
   seed?: number | string;
   optimizer?: 'adam' | 'sgd';
-  autostart?: boolean | '' | 'true' | 'false';
+  lr?: number | string;
+  /** Present: start when the element connects. */
+  autostart?: boolean | '';
 }
 
 /** Attributes every widget reads. */

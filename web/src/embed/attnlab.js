@@ -31,7 +31,7 @@ export function define(tag) {
       if (!customElements.get(tag)) throw new Error(`its module did not define <${tag}>`);
     });
     // A chunk that failed to load (a 404, a CSP) says so in the element itself.
-    p.catch((e) => import('./load-error.js').then((m) => m.showLoadError(tag, e), () => reportPlain(tag, e)));
+    p.catch((e) => import('./load-error.js').then((m) => m.showLoadError(tag, e)));
     loading.set(tag, p);
   }
   return loading.get(tag);
@@ -45,13 +45,6 @@ export function defineAll() {
 /** Define the widgets used under root (the document, or a host's own shadow root). */
 export function discover(root = document) {
   for (const tag of Object.keys(WIDGETS)) if (!customElements.get(tag) && root.querySelector(tag)) define(tag);
-}
-
-function reportPlain(tag, e) {
-  for (const el of document.querySelectorAll(tag)) {
-    el.textContent = `This widget could not load: ${e?.message ?? e}`;
-    el.dispatchEvent(new CustomEvent('attn-error', { bubbles: true, composed: true, detail: { kind: 'load', message: String(e?.message ?? e) } }));
-  }
 }
 
 if (typeof document !== 'undefined') {

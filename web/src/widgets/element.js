@@ -32,6 +32,8 @@ export const embedding = {
 };
 
 const COMMON_ATTRS = ['lang', 'theme', 'controls'];
+let optStrings = null;  // opt-strings.js, once a bad attribute asks for it
+let optLoaded = false;
 
 export class AttnElement extends HTMLElement {
   /** attribute -> {key, spec}: what the host may set (reflected as properties by define()). */
@@ -141,12 +143,18 @@ export class AttnElement extends HTMLElement {
 
   /** Messages (and attn-error events) for attributes that could not be used. */
   reportAttrErrors() {
-    this.renderNotices();
-    for (const n of this.attrNotices) {
-      if (n.reported) continue;
-      n.reported = true;
-      this.fail('attribute', this.attrText(n), { attribute: n.attr, value: n.text });
-    }
+    if (!this.attrNotices.some((n) => !n.reported)) return;
+    // What an attribute takes is text of its own, loaded when first needed.
+    optStrings ??= import('./opt-strings.js');
+    optStrings.then(() => {
+      optLoaded = true;
+      this.refreshText();
+      for (const n of this.attrNotices) {
+        if (n.reported) continue;
+        n.reported = true;
+        this.fail('attribute', this.attrText(n), { attribute: n.attr, value: n.text });
+      }
+    });
   }
 
   attrText(n) {
@@ -186,7 +194,7 @@ export class AttnElement extends HTMLElement {
     if (!this.noticeEl) return;
     this.noticeEl.replaceChildren(
       ...(this.notices ?? []).map((n) => h('p', { text: t(n.key, n.params) })),
-      ...(this.attrNotices ?? []).map((n) => h('p', { class: 'attr-error', text: this.attrText(n) })));
+      ...(optLoaded ? this.attrNotices ?? [] : []).map((n) => h('p', { class: 'attr-error', text: this.attrText(n) })));
   }
 
   /** The widget's state as the host sees it: {dk, divisor, ...} (the change event's detail). */

@@ -1,5 +1,6 @@
 // What every widget says, in English and Simplified Chinese: the shared lead-ins
-// ('widget.'), the footer ('embed.') and what an attribute takes ('opt.').
+// ('widget.') and the footer ('embed.'); what a bad attribute takes ('opt.')
+// is in opt-strings.js, loaded only when a widget meets one.
 // element.js imports it; each widget imports its own table (chain-strings.js,
 // variance-strings.js, ...), so an embedded page loads only the text of the
 // widgets it shows. No DOM code: tests/node/strings.test.mjs loads it in Node.
@@ -63,27 +64,5 @@ defineStrings('embed', {
     coreFailed: '无法加载 WebAssembly 计算核心：{message}。服务器须为嵌入文件发送 Access-Control-Allow-Origin，并以 application/wasm 发送 .wasm；页面的 CSP 须在 script-src 中包含该来源和 \'wasm-unsafe-eval\'。',
     loadFailed: '此组件无法加载其代码：{message}。请检查脚本地址、服务器是否发送 Access-Control-Allow-Origin，以及页面的 CSP 是否在 script-src 中允许该脚本的来源。',
     unknownWidget: '没有名为“{w}”的组件。可用的有：{list}。',
-  },
-});
-
-// What an attribute takes (state.js parseOption), after widget.badAttribute.
-defineStrings('opt', {
-  en: {
-    int: 'it must be a whole number from {min} to {max}.',
-    number: 'it must be a number from {min} to {max}.',
-    positive: 'it must be a number above {min}, at most {max}.',
-    enum: 'it must be one of: {values}.',
-    divisor: 'it must be one of {values}, or a number above 0 and at most {max}.',
-    list: 'it must be a comma-separated list of distinct items from: {values}.',
-    text: 'it is longer than {max} characters.',
-  },
-  zh: {
-    int: '它必须是 {min} 到 {max} 之间的整数。',
-    number: '它必须是 {min} 到 {max} 之间的数。',
-    positive: '它必须是大于 {min}、不超过 {max} 的数。',
-    enum: '它必须是以下之一：{values}。',
-    divisor: '它必须是 {values} 之一，或大于 0、不超过 {max} 的数。',
-    list: '它必须是以逗号分隔、互不相同的列表，各项取自：{values}。',
-    text: '它超过了 {max} 个字符。',
   },
 });

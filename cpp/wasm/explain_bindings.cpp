@@ -1,12 +1,13 @@
-// The explainer's module (index.html): softmax statistics, the divisor, one
-// sampled score row, attention forward, the q·k Monte Carlo and the saturation
-// explorer's Monte Carlo (both as sessions that draw in batches). Each function sits beside its registration at the bottom.
+// The explainer's module (index.html, every embedded widget but the training
+// comparison): softmax statistics, the divisor, one sampled score row, the q·k
+// Monte Carlo and the saturation explorer's Monte Carlo (both as sessions that
+// draw in batches). Attention forward is not here: no widget calls it
+// (attention_bindings.cpp, in the benchmarks' module). Each function sits beside its registration at the bottom.
 #include <memory>
 #include <vector>
 
 #include "base/divisor.h"
 #include "base/size_limits.h"
-#include "explain/attention.h"
 #include "explain/qk_sampler.h"
 #include "explain/saturation.h"
 #include "explain/softmax.h"
@@ -44,29 +45,6 @@ DivisorResult resolve_divisor(const std::string& text, double dk) {
     const bool uses_dk = d.kind() != Divisor::Kind::Value;
     r.value = d.resolve(uses_dk ? size_arg("dk", dk, 1, limits::kMaxDk) : 1);
     r.label = d.label();
-  });
-}
-
-Status attention_forward_js(std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, double n, double m,
-                            double dk, double dv, double divisor, std::uintptr_t weights,
-                            std::uintptr_t out) {
-  return guarded([&] {
-    using namespace limits;
-    const AttentionShape s{size_arg("n", n, 1, kMaxSeqLen), size_arg("m", m, 1, kMaxSeqLen),
-                           size_arg("dk", dk, 1, kMaxDk), size_arg("dv", dv, 1, kMaxDk)};
-    attention_forward(ptr<const float>(q), ptr<const float>(k), ptr<const float>(v), s, divisor,
-                      ptr<float>(weights), ptr<float>(out));
-  });
-}
-
-// The shape checks alone, so the JS wrapper can refuse a shape before it
-// allocates the buffers (n 4096 x d_v 16384 would be 256 MiB of wasm memory,
-// which never shrinks). The same messages as the calls themselves.
-Status check_attention_shape_js(double n, double m, double dk, double dv) {
-  return guarded([&] {
-    using namespace limits;
-    check_attention_shape({size_arg("n", n, 1, kMaxSeqLen), size_arg("m", m, 1, kMaxSeqLen),
-                           size_arg("dk", dk, 1, kMaxDk), size_arg("dv", dv, 1, kMaxDk)});
   });
 }
 
@@ -200,9 +178,7 @@ EMSCRIPTEN_BINDINGS(attnlab_explain) {
   divisor_result.field("label", &DivisorResult::label).field("value", &DivisorResult::value);
   function("resolveDivisor", &resolve_divisor);
 
-  function("attentionForward", &attention_forward_js);
   function("sampleScoreRow", &sample_score_row_js);
-  function("checkAttentionShape", &check_attention_shape_js);
   function("checkScoreRow", &check_score_row_js);
   class_<SaturationJs>("SaturationSession")
       .constructor<>()

@@ -8,9 +8,12 @@ import { CLI, loadWasm, wasmFile } from './paths.mjs';
 import { softmax, close } from './oracle.mjs';
 import { OVERFLOW_CASES } from './attention_cases.mjs';
 
-// The explainer's module (index.html), in both builds.
+// The explainer's module (index.html), in both builds; attention forward
+// lives in the benchmarks' module (cpp/wasm/attention_bindings.cpp).
 const simd = await loadWasm('explain', 'simd');
 const scalar = await loadWasm('explain', 'scalar');
+const attnSimd = await loadWasm('bench', 'simd');
+const attnScalar = await loadWasm('bench', 'scalar');
 const OK = { error: '', argument: '' };
 
 // Disassembly grouped by function: by name where the module keeps names (the
@@ -162,16 +165,17 @@ test('checkAttentionShape and checkScoreRow refuse what the calls refuse, alloca
     const r = spawnSync(CLI, ['attention', '--input', '-'], { input: JSON.stringify(input), encoding: 'utf8' });
     return r.stderr.trim().replace(/^attnlab: /, '');
   };
-  for (const M of [simd, scalar]) {
-    const grow = M.HEAP8.length;
+  for (const [M, A] of [[simd, attnSimd], [scalar, attnScalar]]) {
+    const grow = M.HEAP8.length, growA = A.HEAP8.length;
     // The issue's case: n 4096 x d_v 16384 of output (256 MiB).
-    const big = M.checkAttentionShape(4096, 1, 1, 16384);
+    const big = A.checkAttentionShape(4096, 1, 1, 16384);
     assert.deepEqual(big, { error: 'n*dv must be at most 16777216, got 4096 * 16384', argument: 'n*dv' });
     assert.equal(big.error, cliMessage({ q: Array(4096).fill([0]), k: [[0]], v: [Array(16384).fill(0)] }));
-    assert.deepEqual(M.checkAttentionShape(4096, 4096, 1, 1), OK);
-    assert.equal(M.checkAttentionShape(4097, 1, 1, 1).argument, 'n');
-    assert.equal(M.checkAttentionShape(1, 4096, 4097, 1).argument, 'm*dk');
-    assert.equal(M.checkAttentionShape(2.5, 1, 1, 1).argument, 'n');
+    assert.deepEqual(A.checkAttentionShape(4096, 4096, 1, 1), OK);
+    assert.equal(A.checkAttentionShape(4097, 1, 1, 1).argument, 'n');
+    assert.equal(A.checkAttentionShape(1, 4096, 4097, 1).argument, 'm*dk');
+    assert.equal(A.checkAttentionShape(2.5, 1, 1, 1).argument, 'n');
+    assert.equal(A.HEAP8.length, growA, 'no wasm memory grew');
     // sampleScoreRow(64, 1e8, 1): m past its limit, and d_k * m past the work limit.
     assert.deepEqual(M.checkScoreRow(64, 1e8), { error: 'm must be an integer in [1, 4096], got 100000000', argument: 'm' });
     assert.equal(M.checkScoreRow(65536, 4096).argument, 'dk*m');
@@ -214,7 +218,7 @@ test('attention where float overflows: finite and the CLI\'s numbers, in both bu
     const n = input.q.length, m = input.k.length, dk = input.q[0].length, dv = input.v[0].length;
     const divisor = input.divisor === 'sqrt' ? Math.sqrt(dk) : input.divisor;
     const native = JSON.parse(execFileSync(CLI, ['attention', '--input', '-'], { input: JSON.stringify(input), encoding: 'utf8' }));
-    for (const M of [simd, scalar]) {
+    for (const M of [attnSimd, attnScalar]) {
       const [w, o] = withF32(M, [Float32Array.from(input.q.flat()), Float32Array.from(input.k.flat()),
         Float32Array.from(input.v.flat()), new Float32Array(n * m), new Float32Array(n * dv)], (pq, pk, pv, pw, po) => {
         assert.deepEqual(M.attentionForward(pq, pk, pv, n, m, dk, dv, divisor, pw, po), OK, what);
@@ -236,7 +240,7 @@ test('SIMD and scalar builds compute the same attention', () => {
   const q = Float32Array.from({ length: n * dk }, rnd);
   const k = Float32Array.from({ length: m * dk }, rnd);
   const v = Float32Array.from({ length: m * dv }, rnd);
-  const res = [simd, scalar].map((M) => withF32(M, [q, k, v, new Float32Array(n * m), new Float32Array(n * dv)],
+  const res = [attnSimd, attnScalar].map((M) => withF32(M, [q, k, v, new Float32Array(n * m), new Float32Array(n * dv)],
     (pq, pk, pv, pw, po) => {
       assert.deepEqual(M.attentionForward(pq, pk, pv, n, m, dk, dv, Math.sqrt(dk), pw, po), OK);
       return [M.HEAPF32.slice(pw / 4, pw / 4 + n * m), M.HEAPF32.slice(po / 4, po / 4 + n * dv)];
@@ -272,7 +276,8 @@ test('bad arguments come back as {error, argument}, not exceptions or NaN', () =
   bad(simd.sampleScoreRow(0, 16, 1, 0), /dk/, 'dk');
   bad(simd.sampleScoreRow(64, 0, 1, 0), /^m must/, 'm');
   bad(simd.resolveDivisor('abc', 64), /divisor must be/, 'divisor');
-  bad(simd.attentionForward(0, 0, 0, 0, 1, 1, 1, 1, 0, 0), /^n must/, 'n');
+  bad(attnSimd.attentionForward(0, 0, 0, 0, 1, 1, 1, 1, 0, 0), /^n must/, 'n');
+  assert.equal(simd.attentionForward, undefined, 'the explainer\'s module has no attention forward');
   const sat = new simd.SaturationSession();
   try {
     bad(sat.draw(10), /configure\(\) must succeed/, 'session');
@@ -291,9 +296,12 @@ test('bad arguments come back as {error, argument}, not exceptions or NaN', () =
 });
 
 test('no memory grows or leaks across 10 000 calls of each function', () => {
-  const M = simd;
+  const M = simd, A = attnSimd;
   const probe = () => { const p = M._malloc(256); M._free(p); return p; };
-  const before = { bytes: M.HEAP8.length, probe: probe() };
+  const probeA = () => { const p = A._malloc(256); A._free(p); return p; };
+  const before = { bytes: M.HEAP8.length, probe: probe(), bytesA: A.HEAP8.length, probeA: probeA() };
+  const fa = A._malloc(4 * 64);
+  A.HEAPF32.fill(0.5, fa / 4, fa / 4 + 64);
   const p = M._malloc(8 * 16), o = M._malloc(8 * 16), f = M._malloc(4 * 64);
   M.HEAPF64.set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], p / 8);
   for (let i = 0; i < 10000; i++) {
@@ -301,7 +309,8 @@ test('no memory grows or leaks across 10 000 calls of each function', () => {
     M.softmaxStats(p, 16, 0, o, 0);  // the error path too
     M.resolveDivisor(i % 2 ? 'sqrt' : 'bad', 64);
     M.sampleScoreRow(32, 16, i, f);
-    M.attentionForward(f, f, f, 2, 2, 8, 8, 1, f + 128, f + 192);
+    A.attentionForward(fa, fa, fa, 2, 2, 8, 8, 1, fa + 128, fa + 192);
+    A.attentionForward(fa, fa, fa, 0, 2, 8, 8, 1, fa + 128, fa + 192);  // the error path too
     M.buildInfo();
     const s = new M.QkSession();
     s.configure({ dk: 4, divisor: 2, rho: 0, sigmaQ: 1, sigmaK: 1, seed: i, bins: 16 });
@@ -314,7 +323,9 @@ test('no memory grows or leaks across 10 000 calls of each function', () => {
     sat.configure(0, 4, i, p, 2);
     sat.delete();
   }
-  M._free(p); M._free(o); M._free(f);
+  M._free(p); M._free(o); M._free(f); A._free(fa);
   assert.equal(M.HEAP8.length, before.bytes, 'wasm memory grew');
   assert.equal(probe(), before.probe, 'the allocator hands out a different block: something leaked');
+  assert.equal(A.HEAP8.length, before.bytesA, 'attention: wasm memory grew');
+  assert.equal(probeA(), before.probeA, 'attention: something leaked');
 });

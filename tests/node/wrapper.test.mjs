@@ -12,12 +12,20 @@ const explainM = await loadWasm('explain', 'simd');
 const explain = createAttn(explainM);
 const checkM = await loadWasm('check', 'simd');
 const checker = createAttn(checkM);
+// Attention forward is in the benchmarks' module (cpp/wasm/attention_bindings.cpp).
+const attentionM = await loadWasm('bench', 'simd');
+const attention = createAttn(attentionM);
+
+test('a module without attention forward says so', () => {
+  assert.throws(() => explain.attentionForward({ q: [0], k: [0], v: [0], n: 1, m: 1, dk: 1, dv: 1, divisor: 1 }),
+    /no attention forward/);
+});
 
 test('wrong types are refused before the core sees them', () => {
   assert.throws(() => explain.softmaxStats('1012', 1), /scores must be an array of numbers/);
   assert.throws(() => explain.softmaxStats([1, 2], '8'), /divisor must be a number/);
   assert.throws(() => explain.sampleScoreRow('64', 16, 1), /dk must be a number/);
-  assert.throws(() => explain.attentionForward({ q: 'abc', k: [0], v: [0], n: 1, m: 1, dk: 1, dv: 1, divisor: 1 }),
+  assert.throws(() => attention.attentionForward({ q: 'abc', k: [0], v: [0], n: 1, m: 1, dk: 1, dv: 1, divisor: 1 }),
     /q must be an array of numbers/);
   assert.throws(() => explain.resolveDivisor('sqrt', '64'), /dk must be a number/);
   const file = { name: 'q.npy', bytes: new Uint8Array(8) };
@@ -29,15 +37,15 @@ test('wrong types are refused before the core sees them', () => {
 });
 
 test('shapes past the limits are refused before any allocation: wasm memory stays as it was', () => {
-  const before = explainM.HEAP8.length;
+  const before = [explainM.HEAP8.length, attentionM.HEAP8.length];
   const cases = [
-    [() => explain.attentionForward({ q: [], k: [], v: [], n: 4096, m: 1, dk: 1, dv: 16384, divisor: 1 }), /n\*dv must be at most/],
-    [() => explain.attentionForward({ q: [], k: [], v: [], n: 4096, m: 4096, dk: 8192, dv: 1, divisor: 1 }), /must be at most/],
+    [() => attention.attentionForward({ q: [], k: [], v: [], n: 4096, m: 1, dk: 1, dv: 16384, divisor: 1 }), /n\*dv must be at most/],
+    [() => attention.attentionForward({ q: [], k: [], v: [], n: 4096, m: 4096, dk: 8192, dv: 1, divisor: 1 }), /must be at most/],
     [() => explain.sampleScoreRow(64, 1e8, 1), /m must be an integer in \[1, 4096\], got 100000000/],
     [() => explain.sampleScoreRow(65536, 4096, 1), /must be at most/],
   ];
   for (const [call, message] of cases) assert.throws(call, message);
-  assert.equal(explainM.HEAP8.length, before, 'wasm memory grew');
+  assert.deepEqual([explainM.HEAP8.length, attentionM.HEAP8.length], before, 'wasm memory grew');
 });
 
 test('bad calls of every kind leave the heap flat (10 000 each)', () => {
@@ -45,12 +53,14 @@ test('bad calls of every kind leave the heap flat (10 000 each)', () => {
   const bad = [
     () => explain.softmaxStats([1, NaN], 1),
     () => explain.resolveDivisor('bad', 64),
-    () => explain.attentionForward({ q: [0], k: [0], v: [0], n: 1, m: 1, dk: 1, dv: 1, divisor: 0 }),
+    () => attention.attentionForward({ q: [0], k: [0], v: [0], n: 1, m: 1, dk: 1, dv: 1, divisor: 0 }),
     () => checker.checkTensors([{ name: 'x.npy', bytes: new Uint8Array(16) }]),
     () => checker.checkTensors([{ name: 'x.npy', bytes: new Uint8Array(16) }], { format: 'nope' }),
   ];
   for (const f of bad) assert.throws(f);  // first use may set up lasting state
-  const before = [probe(explainM), probe(checkM), explainM.HEAP8.length, checkM.HEAP8.length];
+  const mods = [explainM, checkM, attentionM];
+  const state = () => [...mods.map(probe), ...mods.map((M) => M.HEAP8.length)];
+  const before = state();
   for (let i = 0; i < 10000; i++) for (const f of bad) try { f(); } catch { /* expected */ }
-  assert.deepEqual([probe(explainM), probe(checkM), explainM.HEAP8.length, checkM.HEAP8.length], before);
+  assert.deepEqual(state(), before);
 });

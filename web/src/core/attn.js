@@ -106,6 +106,8 @@ function sampleScoreRow(M, dk, m, seed) {
  * @returns {{weights: Float32Array, out: Float32Array}}  n×m and n×dv
  */
 function attentionForward(M, { q, k, v, n, m, dk, dv, divisor }) {
+  // Only the benchmarks' module has it (cpp/wasm/attention_bindings.cpp): no widget calls it.
+  if (typeof M.attentionForward !== 'function') throw new Error('this core module has no attention forward (it is in the benchmarks\' module)');
   for (const [name, x] of [['n', n], ['m', m], ['dk', dk], ['dv', dv], ['divisor', divisor]]) requireNumber(name, x);
   for (const [name, x] of [['q', q], ['k', k], ['v', v]]) requireNumbers(name, x);
   // The core's limits, from the shapes alone, before any buffer exists.

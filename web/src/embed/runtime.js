@@ -26,6 +26,7 @@ export function setUp(scriptUrl) {
   embedding.on = true;
   embedding.scriptUrl = scriptUrl;
   embedding.sheets = [sheet(pageCss), sheet(embedCss)];
+  embedding.sheet = sheet;
   mathMode.mathmlOnly = true;
   useLang(langOfTag(document.documentElement.getAttribute('lang')) ?? browserLang());
 }

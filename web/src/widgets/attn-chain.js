@@ -14,6 +14,7 @@ import svgZh from '../diagrams/chain.zh.svg?raw';
 import mmdEn from '../diagrams/chain.en.mmd?raw';
 import mmdZh from '../diagrams/chain.zh.mmd?raw';
 import './chain-strings.js';
+import styles from './chain.css?inline';
 
 const SVG = { en: svgEn, zh: svgZh };
 const MMD = { en: mmdEn, zh: mmdZh };
@@ -26,6 +27,8 @@ const FIX = [['chain.h', '#proof'], ['chain.i', '#proof'], ['chain.j', '#saturat
 
 class AttnChain extends AttnElement {
   defaultIdPrefix = 'chain';
+
+  static styles = styles;
 
   build() {
     this.figure = h('figure', { class: 'chain-svg', id: this.id_('svg') });

@@ -14,6 +14,7 @@ import { randomSeed, readState, writeState } from '../state.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { mathEl } from '../math/math.js';
 import './proof-strings.js';
+import styles from './proof.css?inline';
 
 const STEPS = ['dot', 'square', 'diagonal', 'cross', 'sum', 'divide', 'choose'];
 const MAX_SAMPLES = 1_000_000;
@@ -27,6 +28,8 @@ const SPECS = {
 
 class AttnProof extends AttnElement {
   defaultIdPrefix = 'proof';
+
+  static styles = styles;
 
   static options = {
     dk: { key: 'dk', spec: SPECS.dk },

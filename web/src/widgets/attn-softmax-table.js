@@ -14,11 +14,14 @@ import { h } from '../dom.js';
 import { readState, writeState } from '../state.js';
 import { AttnElement, define } from './element.js';
 import * as seedTable from './seed-table.js';
+import styles from './seed-table.css?inline';
 
 const TEXT = (def, max) => ({ type: 'text', max, def });
 
 class AttnSoftmaxTable extends AttnElement {
   defaultIdPrefix = 'seed';
+
+  static styles = styles;
 
   static options = {
     scores: { key: 's0', spec: TEXT(seedTable.EXAMPLES[0].scores, 400) },

@@ -28,6 +28,7 @@ import { footer } from './footer.js';
 export const embedding = {
   on: false,
   sheets: [],              // CSSStyleSheet[] adopted by every shadow root
+  sheet: null,             // (css text) -> CSSStyleSheet, with the embed's own rem (runtime.js)
   scriptUrl: null,         // attnlab.js's URL (the Embed button's snippets point at it)
 };
 
@@ -35,9 +36,29 @@ const COMMON_ATTRS = ['lang', 'theme', 'controls'];
 let optStrings = null;  // opt-strings.js, once a bad attribute asks for it
 let optLoaded = false;
 
+// A widget's own stylesheet (static styles), made once per class.
+const ownSheets = new Map();
+function ownSheet(cls) {
+  if (!cls.styles) return null;
+  if (!ownSheets.has(cls)) {
+    const make = embedding.sheet ?? ((text) => {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(text);
+      return sheet;
+    });
+    const sheet = make(cls.styles);
+    ownSheets.set(cls, sheet);
+    // On the site's own pages (light DOM) it joins the document's sheets.
+    if (!embedding.on) document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  }
+  return ownSheets.get(cls);
+}
+
 export class AttnElement extends HTMLElement {
   /** attribute -> {key, spec}: what the host may set (reflected as properties by define()). */
   static options = {};
+  /** CSS text only this widget needs (its ?inline import), beside the shared style.css. */
+  static styles = '';
 
   static get observedAttributes() {
     return [...Object.keys(this.options), ...COMMON_ATTRS];
@@ -65,6 +86,7 @@ export class AttnElement extends HTMLElement {
   }
 
   setUpRoot() {
+    const own = ownSheet(this.constructor);
     if (!embedding.on) {
       this.classList.add('attn-widget');
       this.root = this;
@@ -72,7 +94,7 @@ export class AttnElement extends HTMLElement {
       return;
     }
     const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
-    shadow.adoptedStyleSheets = embedding.sheets;
+    shadow.adoptedStyleSheets = own ? [...embedding.sheets, own] : embedding.sheets;
     this.box = h('div', { class: 'attn-root attn-widget', part: 'widget' });
     this.root = h('div', { class: 'attn-body' });
     this.box.append(this.root);

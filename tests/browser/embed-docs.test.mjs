@@ -135,7 +135,10 @@ describe('the embed docs page (embed.html) under the site CSP', () => {
     assert.match(await page.textContent('#snippet-csp'), new RegExp(`worker-src 'self' blob: ${server.origin}`));
     assert.equal((await fetch(embed)).status, 200, 'the URL the snippets name exists');
     // The saturation widget's Embed panel.
+    // The panel's code loads on the first click.
     await page.$eval('attn-saturation', (el) => el.shadowRoot.querySelector('.embed-toggle').click());
+    await page.waitForFunction(() => document.querySelector('attn-saturation').shadowRoot.querySelector('.embed-panel:not([hidden]) textarea')?.value);
+    assert.equal(await page.$eval('attn-saturation', (el) => el.shadowRoot.querySelector('.embed-toggle').getAttribute('aria-expanded')), 'true');
     const script = await page.$eval('attn-saturation', (el) => el.shadowRoot.querySelector('.embed-panel textarea').value);
     assert.ok(script.includes(`src="${embed}"`), script);
     assert.match(script, /<attn-saturation dk="256" m="16" divisor="1" seed="1" lang="en">/);

@@ -125,6 +125,8 @@ describe('the embed on another origin', () => {
       '/watch.js': WATCH_JS,
       '/control.html': hostPage({ csp: hostCsp(E), body: '', scripts: [`${E}/attnlab.js`] }),
       '/all.html': hostPage({ csp: hostCsp(E), body: all, scripts: [`${E}/attnlab.js`] }),
+      '/early.js': `document.querySelector('#early').dk = 512; document.querySelector('#early').theme = 'dark';`,
+      '/early.html': hostPage({ csp: hostCsp(E), body: '<attn-saturation id="early"></attn-saturation>', scripts: ['/early.js', `${E}/attnlab.js`] }),
       '/twice.html': hostPage({ csp: hostCsp(E), body: '<attn-softmax-table id="table"></attn-softmax-table>',
         scripts: [`${E}/attnlab.js`, `${E}/attnlab.js?v=2`, `${E}/attnlab.js`] }),
       '/noworker.html': hostPage({ csp: hostCsp(E, { worker: false }), body: '<attn-softmax-table id="table"></attn-softmax-table><attn-saturation id="sat" dk="64"></attn-saturation>', scripts: [`${E}/attnlab.js`] }),
@@ -207,6 +209,8 @@ describe('the embed on another origin', () => {
     await until(page, () => document.querySelector('#var').shadowRoot.querySelector('[data-theory-var]')?.dataset.theoryVar === '8', null, 'variance readout');
     assert.equal(await page.$eval('#proof', (el) => el.shadowRoot.querySelectorAll('td.cell').length), 4);
     assert.equal(await page.$eval('#chain', (el) => el.shadowRoot.querySelectorAll('svg').length >= 1), true);
+    // The chain's links never change the host's URL (#proof is the host's anchor, not ours).
+    assert.equal(await page.$eval('#chain', (el) => el.shadowRoot.querySelectorAll('a[href^="#"], a[*|href^="#"]').length), 0);
 
     // The footer says where the core runs.
     const status = await until(page, () => {
@@ -242,6 +246,19 @@ describe('the embed on another origin', () => {
     assert.deepEqual(await page.evaluate(() => window.__violations), []);
     assert.deepEqual(await page.evaluate(() => window.__errors), []);
     await page.screenshot({ path: path.join(WEB, '..', 'tests', 'browser', 'artifacts', 'embed-all.png'), fullPage: true });
+    await page.close();
+  });
+
+  test('properties a host sets before the code has loaded are kept; a removed widget stops computing', { timeout: TIMEOUT }, async () => {
+    const page = await open('/early.html');
+    await until(page, () => /dₖ = 512/.test(document.querySelector('#early').shadowRoot?.querySelector('.table-title')?.textContent), null, 'dk 512');
+    assert.equal(await page.$eval('#early', (el) => [el.dk, el.getAttribute('dk'), el.shadowRoot.querySelector('.attn-root').dataset.theme].join()), '512,512,dark');
+    // Removed mid-sweep: no more core calls for it.
+    await page.$eval('#early', (el) => { window.__kept = el; el.remove(); });
+    await page.waitForTimeout(300);
+    const sweep = await page.evaluate(() => window.__kept.shadowRoot.querySelector('.progress').textContent);
+    await page.waitForTimeout(800);
+    assert.equal(await page.evaluate(() => window.__kept.shadowRoot.querySelector('.progress').textContent), sweep, 'the sweep went on off the page');
     await page.close();
   });
 

@@ -38,15 +38,23 @@ test('parseOption: integers, numbers, enums, lists and divisors, strictly', () =
 
 test('metaCspForbidsBlobWorkers reads worker-src, then child-src, script-src, default-src', () => {
   const E = 'https://embed.example';
+  const W = `${E}/embed/assets/worker-abc.js`;
   const doc = (...csps) => ({ querySelectorAll: () => csps.map((content) => ({ content })) });
-  assert.equal(metaCspForbidsBlobWorkers(E, doc()), false, 'no CSP');
-  assert.equal(metaCspForbidsBlobWorkers(E, doc(`script-src 'self' ${E}; worker-src blob: ${E}`)), false);
-  assert.equal(metaCspForbidsBlobWorkers(E, doc(`script-src 'self' ${E}; worker-src blob: https:`)), false, 'a scheme source');
-  assert.equal(metaCspForbidsBlobWorkers(E, doc(`script-src 'self' ${E}; worker-src blob:`)), true, 'imports need the origin');
-  assert.equal(metaCspForbidsBlobWorkers(E, doc(`script-src 'self' ${E}`)), true, 'falls back to script-src');
-  assert.equal(metaCspForbidsBlobWorkers(E, doc(`default-src 'self'`)), true, 'falls back to default-src');
-  assert.equal(metaCspForbidsBlobWorkers(E, doc(`img-src 'self'`)), false, 'no directive governs workers');
-  assert.equal(metaCspForbidsBlobWorkers(E, doc(`child-src blob: ${E}; script-src 'self'`)), false, 'child-src before script-src');
-  assert.equal(metaCspForbidsBlobWorkers(E, doc(`worker-src *`)), false);
-  assert.equal(metaCspForbidsBlobWorkers(E, doc(`worker-src blob: ${E}`, `worker-src 'self'`)), true, 'every policy must allow it');
+  assert.equal(metaCspForbidsBlobWorkers(W, doc()), false, 'no CSP');
+  assert.equal(metaCspForbidsBlobWorkers(W, doc(`script-src 'self' ${E}; worker-src blob: ${E}`)), false);
+  assert.equal(metaCspForbidsBlobWorkers(W, doc(`script-src 'self' ${E}; worker-src blob: https:`)), false, 'a scheme source');
+  assert.equal(metaCspForbidsBlobWorkers(W, doc(`script-src 'self' ${E}; worker-src blob:`)), true, 'imports need the origin');
+  assert.equal(metaCspForbidsBlobWorkers(W, doc(`script-src 'self' ${E}`)), true, 'falls back to script-src');
+  assert.equal(metaCspForbidsBlobWorkers(W, doc(`default-src 'self'`)), true, 'falls back to default-src');
+  assert.equal(metaCspForbidsBlobWorkers(W, doc(`img-src 'self'`)), false, 'no directive governs workers');
+  assert.equal(metaCspForbidsBlobWorkers(W, doc(`child-src blob: ${E}; script-src 'self'`)), false, 'child-src before script-src');
+  assert.equal(metaCspForbidsBlobWorkers(W, doc(`worker-src *`)), false);
+  assert.equal(metaCspForbidsBlobWorkers(W, doc(`worker-src blob: ${E}`, `worker-src 'self'`)), true, 'every policy must allow it');
+  // Source expressions with paths, wildcards and ports.
+  assert.equal(metaCspForbidsBlobWorkers(W, doc(`worker-src blob: ${E}/embed/`)), false, 'a path prefix');
+  assert.equal(metaCspForbidsBlobWorkers(W, doc(`worker-src blob: ${E}/other/`)), true, 'another path');
+  assert.equal(metaCspForbidsBlobWorkers(W, doc('worker-src blob: https://*.example')), false, 'a wildcard host');
+  assert.equal(metaCspForbidsBlobWorkers(W, doc('worker-src blob: embed.example')), false, 'a host alone');
+  assert.equal(metaCspForbidsBlobWorkers(W, doc('worker-src blob: https://embed.example:8443')), true, 'another port');
+  assert.equal(metaCspForbidsBlobWorkers('http://127.0.0.1:4173/a.js', doc('worker-src blob: http://127.0.0.1:4173')), false, 'an explicit port');
 });

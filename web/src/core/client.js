@@ -81,8 +81,9 @@ export function createClient(feature, {
             throw e;
           }
         }
+        const result = await p.call(op, args, transfer);
         loaded = true;
-        return await p.call(op, args, transfer);
+        return result;
       } catch (e) {
         // Until the core has loaded once, a failure is the load's (a 404, a
         // CSP without 'wasm-unsafe-eval'), not the op's: widgets say so

@@ -6,21 +6,40 @@
 // allows no blob: worker, we do not try (no violation report); a CSP sent as a
 // header is found out by trying, and the caller falls back to the main thread.
 
+// Does one CSP source expression allow `url`? ('https:', 'https://a.b',
+// 'https://*.b:443/embed/', 'a.b', '*'; keywords like 'self' never match
+// here: a cross-origin script is not 'self'.)
+function sourceAllows(src, url) {
+  if (src === '*') return true;
+  if (/^[a-z][a-z0-9+.-]*:$/.test(src)) return url.protocol === src;
+  const m = /^(?:([a-z][a-z0-9+.-]*):\/\/)?(\*|\*\.[^/:]+|[^/:'*]+)(?::(\d+|\*))?(\/.*)?$/.exec(src);
+  if (!m) return false;
+  const [, scheme, host, port, path] = m;
+  if (scheme && `${scheme}:` !== url.protocol) return false;
+  const hostOk = host === '*' || (host.startsWith('*.') ? url.hostname.endsWith(host.slice(1)) : url.hostname === host);
+  const defaultPort = url.protocol === 'https:' ? '443' : url.protocol === 'http:' ? '80' : '';
+  const portOk = port ? port === '*' || port === (url.port || defaultPort) : (url.port || defaultPort) === defaultPort;
+  const pathOk = !path || (path.endsWith('/') ? url.pathname.startsWith(path) : url.pathname === path);
+  return hostOk && portOk && pathOk;
+}
+
 /**
- * Does a <meta> CSP on this page forbid our blob: worker? (A header CSP
- * cannot be read.) The worker needs blob: and, since a module worker's
- * imports are checked against worker-src too, the script's origin.
+ * Does a <meta> CSP on this page forbid our blob: worker for the script at
+ * `scriptUrl`? (A header CSP cannot be read.) The worker needs blob: and,
+ * since a module worker's imports are checked against worker-src too, a
+ * source that allows the script's URL.
  */
-export function metaCspForbidsBlobWorkers(scriptOrigin, doc = globalThis.document) {
+export function metaCspForbidsBlobWorkers(scriptUrl, doc = globalThis.document) {
+  const url = new URL(scriptUrl);
   const metas = doc?.querySelectorAll?.('meta[http-equiv="Content-Security-Policy" i]') ?? [];
   for (const m of metas) {
     const dirs = new Map(String(m.content).split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0])
       .map(([name, ...src]) => [name.toLowerCase(), src.map((x) => x.toLowerCase())]));
     // worker-src falls back to child-src, then script-src, then default-src.
     const src = ['worker-src', 'child-src', 'script-src', 'default-src'].map((d) => dirs.get(d)).find(Boolean);
-    if (!src || src.includes('*')) continue;
-    const allows = (o) => src.includes(o.toLowerCase()) || src.includes(`${o.split(':')[0]}:`.toLowerCase());
-    if (!src.includes('blob:') || !allows(scriptOrigin)) return true;
+    if (!src) continue;
+    if (!src.includes('blob:') && !src.includes('*')) return true;
+    if (!src.some((x) => sourceAllows(x, url))) return true;
   }
   return false;
 }
@@ -32,7 +51,7 @@ export function metaCspForbidsBlobWorkers(scriptOrigin, doc = globalThis.documen
 export function startWorker(url, name) {
   const u = new URL(url, location.href);
   if (u.origin === location.origin) return new Worker(u, { type: 'module', name });
-  if (metaCspForbidsBlobWorkers(u.origin)) throw new Error('this page\'s Content-Security-Policy allows no blob: worker');
+  if (metaCspForbidsBlobWorkers(u.href)) throw new Error('this page\'s Content-Security-Policy allows no blob: worker');
   const blob = new Blob([`import ${JSON.stringify(u.href)};\n`], { type: 'text/javascript' });
   return new Worker(URL.createObjectURL(blob), { type: 'module', name });
 }

@@ -31,7 +31,13 @@ export function define(tag) {
       if (!customElements.get(tag)) throw new Error(`its module did not define <${tag}>`);
     });
     // A chunk that failed to load (a 404, a CSP) says so in the element itself.
-    p.catch((e) => import('./load-error.js').then((m) => m.showLoadError(tag, e)));
+    p.catch((e) => import('./load-error.js').then((m) => m.showLoadError(tag, e), () => {
+      // Whatever blocked the widget blocked the message too: say it plainly.
+      for (const el of document.querySelectorAll(tag)) {
+        el.textContent = `attnlab: <${tag}> could not load (${e?.message ?? e})`;
+        el.dispatchEvent(new CustomEvent('attn-error', { bubbles: true, composed: true, detail: { kind: 'load', message: el.textContent } }));
+      }
+    }));
     loading.set(tag, p);
   }
   return loading.get(tag);
@@ -52,8 +58,14 @@ if (typeof document !== 'undefined') {
   // Widgets added later (a framework rendering, a tutorial revealing a step).
   const pending = () => Object.keys(WIDGETS).some((tag) => !loading.has(tag));
   if (pending()) {
-    const mo = new MutationObserver(() => {
-      discover();
+    // Only what was added is looked at (a host page may change often).
+    const added = (n) => {
+      if (n.nodeType !== 1) return;
+      if (Object.hasOwn(WIDGETS, n.localName) && !customElements.get(n.localName)) define(n.localName);
+      if (n.firstElementChild) discover(n);
+    };
+    const mo = new MutationObserver((records) => {
+      for (const r of records) r.addedNodes.forEach(added);
       if (!pending()) mo.disconnect();
     });
     mo.observe(document.documentElement, { childList: true, subtree: true });

@@ -35,16 +35,26 @@ if (!Object.hasOwn(WIDGETS, tag)) {
   main.replaceChildren(p);
   post({ type: 'attnlab:error', message });
 } else {
-  const el = document.createElement(tag);
-  for (const [k, v] of params) {
-    if (k === 'w') continue;
-    const name = ALIASES[k] ?? k;
-    if (/^[a-z][a-z0-9-]*$/.test(name)) el.setAttribute(name, v);
-  }
-  el.setAttribute('lang', lang);
-  el.addEventListener('attn-error', (e) => post({ type: 'attnlab:error', message: e.detail.message }));
-  main.replaceChildren(el);
-  define(tag);
+  // The widget's code first: only the attributes it reads are taken from the
+  // URL (not id, slot, on… or any other global attribute).
+  define(tag).then(() => {
+    const allowed = new Set(customElements.get(tag).observedAttributes);
+    const el = document.createElement(tag);
+    el.addEventListener('attn-error', (e) => post({ type: 'attnlab:error', message: e.detail.message }));
+    for (const [k, v] of params) {
+      const name = ALIASES[k] ?? k;
+      if (allowed.has(name) && name !== 'lang') el.setAttribute(name, v);
+    }
+    el.setAttribute('lang', lang);
+    main.replaceChildren(el);
+  }, (e) => {
+    const message = inLang(lang, () => t('embed.loadFailed', { message: e?.message ?? String(e) }));
+    const p = document.createElement('p');
+    p.setAttribute('role', 'alert');
+    p.textContent = message;
+    main.replaceChildren(p);
+    post({ type: 'attnlab:error', message });
+  });
 }
 
 // Report the height whenever it changes (content loads, a table opens, the frame narrows).

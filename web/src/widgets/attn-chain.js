@@ -6,9 +6,9 @@
 //
 // Attributes: id-prefix (default "chain"); link targets are the page's
 // section ids (#variance, #proof, #softmax, #saturation, #training).
-import { getLang, t } from '../i18n.js';
+import { getLang, inLang, t } from '../i18n.js';
 import { h } from '../dom.js';
-import { AttnElement, define } from './element.js';
+import { AttnElement, define, embedding } from './element.js';
 import svgEn from '../diagrams/chain.en.svg?raw';
 import svgZh from '../diagrams/chain.zh.svg?raw';
 import mmdEn from '../diagrams/chain.en.mmd?raw';
@@ -51,14 +51,28 @@ class AttnChain extends AttnElement {
   }
 
   async copy() {
+    let key = 'chain.copied';
     try {
       await navigator.clipboard.writeText(this.code.textContent);
-      this.copyMsg.textContent = t('chain.copied');
     } catch {
       // No clipboard permission (an embedding page, an old browser): select it instead.
       getSelection().selectAllChildren(this.code);
-      this.copyMsg.textContent = t('chain.copyFailed');
+      key = 'chain.copyFailed';
     }
+    // After the await: in the widget's language again.
+    this.copyMsg.textContent = inLang(this.widgetLang, () => t(key));
+  }
+
+  /**
+   * Where a step links: its section of this page; embedded, that section of
+   * the site's page (in a new tab: the host's URL is not ours to change), or
+   * nowhere where the site is unknown (attnlab.js bundled by a host).
+   */
+  linkTo(hash) {
+    if (!embedding.on) return { href: hash };
+    const u = embedding.scriptUrl && new URL(embedding.scriptUrl);
+    if (!u || !/\/embed\/attnlab\.js$/.test(u.pathname)) return null;
+    return { href: new URL(`../index.html${hash}`, u).href, target: '_blank', rel: 'noopener' };
   }
 
   relabel() {
@@ -67,10 +81,20 @@ class AttnChain extends AttnElement {
       // Our own build-time SVG (no scripts, no styles): safe to parse as markup.
       this.figure.innerHTML = SVG[lang] ?? SVG.en;
       this.figure.dataset.lang = lang;
+      if (embedding.on)
+        for (const a of this.figure.querySelectorAll('a')) {
+          const to = this.linkTo(a.getAttribute('href') ?? a.getAttribute('xlink:href') ?? '');
+          a.removeAttribute('xlink:href');
+          a.removeAttribute('href');
+          if (to) for (const [k, v] of Object.entries(to)) a.setAttribute(k, v);
+        }
       this.code.textContent = MMD[lang] ?? MMD.en;
     }
     this.figure.setAttribute('aria-label', t('chain.name'));
-    const item = ([key, href]) => h('li', {}, h('a', { href, text: t(key) }));
+    const item = ([key, href]) => {
+      const to = this.linkTo(href);
+      return h('li', {}, to ? h('a', { ...to, text: t(key) }) : t(key));
+    };
     this.textHeading.textContent = t('chain.textHeading');
     this.list.replaceChildren(...STEPS.map(item));
     this.fixHeading.textContent = t('chain.fixHeading');

@@ -119,6 +119,12 @@ class AttnProof extends AttnElement {
     this.announce(this.state());
   }
 
+  // Left the document: sampling pauses (the session stays, so the means are
+  // kept); back in it, the reader presses Play again.
+  stopWork() {
+    this.pause();
+  }
+
   optionChanged(key) {
     if (key === 'step') {
       const s = this.v.step;

@@ -236,6 +236,16 @@ class AttnSaturation extends AttnElement {
     this.changed({ row: true, sweep: key === 'm' || key === 'seed' || (key === 'divisor' && this.v.div === 'custom'), highlight: key === 'divisor' });
   }
 
+  // Left the document: the running sweep stops at its next chunk (and closes
+  // its session); back in it, the sweep starts again.
+  stopWork() {
+    this.sweepGen++;
+  }
+
+  resumeWork() {
+    this.runSweep();
+  }
+
   /** The state a host hears in the change event. */
   state() {
     return { dk: this.v.dk, m: this.v.m, divisor: this.v.div === 'custom' ? Number(this.v.c) : this.v.div, seed: this.v.seed };

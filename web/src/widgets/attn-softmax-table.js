@@ -12,11 +12,14 @@ import { inLang, t } from '../i18n.js';
 import { percent } from '../format.js';
 import { h } from '../dom.js';
 import { readState, writeState } from '../state.js';
+import { parseScores } from '../parse.js';
 import { AttnElement, define } from './element.js';
 import * as seedTable from './seed-table.js';
 import styles from './seed-table.css?inline';
 
 const TEXT = (def, max) => ({ type: 'text', max, def });
+// d_k from an attribute: a whole number (the fields themselves take any text and say what is wrong).
+const DK = (def) => ({ type: 'int', min: 1, max: 65536, def: Number(def) });
 
 class AttnSoftmaxTable extends AttnElement {
   defaultIdPrefix = 'seed';
@@ -25,9 +28,9 @@ class AttnSoftmaxTable extends AttnElement {
 
   static options = {
     scores: { key: 's0', spec: TEXT(seedTable.EXAMPLES[0].scores, 400) },
-    dk: { key: 'dk0', spec: TEXT(seedTable.EXAMPLES[0].dk, 20) },
+    dk: { key: 'dk0', spec: DK(seedTable.EXAMPLES[0].dk) },
     scores2: { key: 's1', spec: TEXT(seedTable.EXAMPLES[1].scores, 400) },
-    dk2: { key: 'dk1', spec: TEXT(seedTable.EXAMPLES[1].dk, 20) },
+    dk2: { key: 'dk1', spec: DK(seedTable.EXAMPLES[1].dk) },
   };
 
   build() {
@@ -36,7 +39,7 @@ class AttnSoftmaxTable extends AttnElement {
       specs[`s${i}`] = { type: 'text', max: 400, def: ex.scores };
       specs[`dk${i}`] = { type: 'text', max: 20, def: ex.dk };
     });
-    for (const [k, x] of Object.entries(this.v)) if (specs[k] && x !== undefined) specs[k].def = x;
+    for (const [k, x] of Object.entries(this.v)) if (specs[k] && x !== undefined) specs[k].def = String(x);
     const { values, notices } = readState(this.statePrefix, specs);
     const examples = seedTable.EXAMPLES.map((_, i) => ({ scores: values[`s${i}`], dk: values[`dk${i}`] }));
     const box = document.createElement('div');
@@ -58,11 +61,24 @@ class AttnSoftmaxTable extends AttnElement {
       writeState(this.statePrefix, { s0: st.scores, dk0: st.dk, s1: st.scores2, dk1: st.dk2 });
       this.announce(st);
     });
+    for (const attr of Object.keys(AttnSoftmaxTable.options)) this.checkAttribute(attr);
+  }
+
+  // The table reads any scores (it shows its own message for bad ones); the
+  // host also hears of them, as of any bad attribute. (dk is checked as an
+  // option: a bad one keeps the default, like every widget's.)
+  checkAttribute(attr) {
+    const text = this.getAttribute(attr);
+    if (text === null || !attr.startsWith('scores')) return;
+    const r = parseScores(text);
+    if (r.error) this.fail('attribute', t(r.error.key, r.error.params), { attribute: attr, value: text });
   }
 
   optionChanged(key) {
+    const attr = Object.entries(AttnSoftmaxTable.options).find(([, o]) => o.key === key)?.[0];
+    if (attr) this.checkAttribute(attr);
     const i = Number(key.slice(-1));
-    this.table.set(i, key.startsWith('s') ? { scores: this.v[key] } : { dk: this.v[key] });
+    this.table.set(i, key.startsWith('s') ? { scores: this.v[key] } : { dk: String(this.v[key]) });
     this.announce(this.state());
   }
 

@@ -261,6 +261,11 @@ class AttnTrainCompare extends AttnElement {
   // ---- running ----
   /** Start a comparison with the controls' values (the host may call it; autostart does). */
   async start() {
+    // Called before the element was defined or connected: start once it is built.
+    if (!this.built) {
+      this.setAttribute('autostart', '');
+      return false;
+    }
     if (this.phase === 'running' || this.phase === 'checking') return false;
     const ticket = ++this.startTicket;
     const clickAt = performance.now();
@@ -299,6 +304,7 @@ class AttnTrainCompare extends AttnElement {
 
   /** Stop the comparison: its runs are dropped, what they drew stays. */
   stop() {
+    if (!this.built) return this.removeAttribute('autostart');
     this.startTicket++;
     if (this.phase === 'checking') return this.setPhase(this.cmp ? 'stopped' : 'idle');
     if (this.phase !== 'running') return;

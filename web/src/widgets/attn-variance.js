@@ -166,6 +166,20 @@ class AttnVariance extends AttnElement {
     this.changed({ sweep: key !== 'dk' });
   }
 
+  // Left the document: both Monte Carlo loops stop at their next batch and the
+  // histogram's session is closed; back in it, they start again.
+  stopWork() {
+    this.histGen++;
+    this.sweepGen++;
+    if (this.sessionId !== null) this.client.call('qkClose', [this.sessionId]).catch(() => {});
+    this.sessionId = null;
+  }
+
+  resumeWork() {
+    this.runHist();
+    this.runSweep();
+  }
+
   state() {
     return { dk: this.v.dk, sigmaQ: this.v.sq, sigmaK: this.v.sk, rho: this.v.rho, seed: this.v.seed };
   }

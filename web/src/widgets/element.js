@@ -66,6 +66,7 @@ export class AttnElement extends HTMLElement {
 
   connectedCallback() {
     if (!this.built) {
+      this.takeEarlyProperties();
       this.built = true;
       this.client = client;
       this.setUpRoot();
@@ -77,12 +78,37 @@ export class AttnElement extends HTMLElement {
       this.refreshText();
       this.reportAttrErrors();
     }
+    else if (this.stopped) {
+      this.stopped = false;
+      this.resumeWork();
+    }
     this.offLang ??= onLangChange(() => this.refreshText());
   }
 
   disconnectedCallback() {
     this.offLang?.();
     this.offLang = null;
+    // A host that removes a widget (a route change) must not keep it computing.
+    if (this.built) {
+      this.stopped = true;
+      this.stopWork();
+    }
+  }
+
+  /**
+   * A host may set el.dk = 1024 before the element's code has loaded: that
+   * made an own property hiding the class's setter. Take it, and set it again
+   * through the setter (the attribute).
+   */
+  takeEarlyProperties() {
+    const props = [...Object.keys(this.constructor.options), 'theme', 'controls']
+      .map((a) => a.replace(/-([a-z])/g, (_, c) => c.toUpperCase()));
+    for (const prop of props) {
+      if (!Object.hasOwn(this, prop)) continue;
+      const value = this[prop];
+      delete this[prop];
+      this[prop] = value;
+    }
   }
 
   setUpRoot() {
@@ -227,6 +253,9 @@ export class AttnElement extends HTMLElement {
   build() {}
   relabel() {}
   optionChanged() {}
+  /** Stop the widget's running work (it left the document); resumeWork() starts it again. */
+  stopWork() {}
+  resumeWork() {}
 
   /** The theme changed: charts read their colours again (chart.js listens). */
   themeChanged() {

@@ -33,12 +33,6 @@ defineStrings('widget', {
 defineStrings('embed', {
   en: {
     button: 'Embed',
-    scriptLabel: 'Script tag (HTML, Markdown with raw HTML, MDX)',
-    frameLabel: 'iframe (where raw HTML scripts are stripped)',
-    copy: 'Copy',
-    copied: 'Copied.',
-    copyFailed: 'Copy failed: the text is selected, copy it by hand.',
-    frameTitle: 'Scaled dot-product attention widget (attnlab)',
     loading: 'Loading the WebAssembly core…',
     readyWorker: 'Computed in your browser by the C++ core ({build}) in a worker.',
     readyMain: 'Computed in your browser by the C++ core ({build}) on the main thread, in small slices: this page’s Content-Security-Policy allows no worker (add worker-src blob: for one).',
@@ -50,12 +44,6 @@ defineStrings('embed', {
   },
   zh: {
     button: '嵌入',
-    scriptLabel: '脚本标签（HTML、允许原始 HTML 的 Markdown、MDX）',
-    frameLabel: 'iframe（适用于会剥离原始 HTML 脚本的地方）',
-    copy: '复制',
-    copied: '已复制。',
-    copyFailed: '复制失败：文本已选中，请手动复制。',
-    frameTitle: '缩放点积注意力组件（attnlab）',
     loading: '正在加载 WebAssembly 计算核心…',
     readyWorker: '由 C++ 核心（{build}）在你的浏览器中于 Worker 内计算。',
     readyMain: '由 C++ 核心（{build}）在你的浏览器主线程中分小段计算：本页的内容安全策略（CSP）不允许 Worker（加上 worker-src blob: 即可启用）。',

@@ -23,10 +23,22 @@ export function readColors(scope, names) {
   return out;
 }
 
-const scheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
+// One listener for every chart, holding each callback weakly: a chart a host
+// removed (and its widget) can be collected without anyone unsubscribing.
+// The caller keeps fn alive as long as it is wanted (a chart: its figure's
+// 'attn-recolor' listener holds it).
+const callbacks = new Set();
+globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener('change', () => {
+  for (const ref of callbacks) {
+    const fn = ref.deref();
+    if (fn) fn();
+    else callbacks.delete(ref);
+  }
+});
 
 /** Call fn when the reader's colour scheme changes; returns a function that stops. */
 export function onSchemeChange(fn) {
-  scheme?.addEventListener('change', fn);
-  return () => scheme?.removeEventListener('change', fn);
+  const ref = new WeakRef(fn);
+  callbacks.add(ref);
+  return () => callbacks.delete(ref);
 }

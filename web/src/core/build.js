@@ -5,8 +5,11 @@
 // from loader.js so a page's own bundle holds no loader code.
 export const BUILDS = ['auto', 'simd', 'scalar'];
 
+// An embedded widget does not read its host's URL (embed/runtime.js turns this off).
+export const buildFromUrl = { on: true };
+
 /** 'simd' | 'scalar' | 'auto' from a search string (defaults to this page's). */
-export function buildFromSearch(search = globalThis.location?.search ?? '') {
+export function buildFromSearch(search = buildFromUrl.on ? globalThis.location?.search ?? '' : '') {
   const b = new URLSearchParams(search).get('build');
   return b === 'simd' || b === 'scalar' ? b : 'auto';
 }

@@ -8,6 +8,7 @@ import embedCss from './embed.css?inline';
 import { browserLang, langOfTag, useLang } from '../i18n.js';
 import { embedding } from '../widgets/element.js';
 import { mathMode } from '../math/mode.js';
+import { buildFromUrl } from '../core/build.js';
 
 // rem is the host's root font size, which a host may set to anything (a
 // `* { font: 40px serif !important }` theme makes it 40px): inside a widget,
@@ -28,5 +29,6 @@ export function setUp(scriptUrl) {
   embedding.sheets = [sheet(pageCss), sheet(embedCss)];
   embedding.sheet = sheet;
   mathMode.mathmlOnly = true;
+  buildFromUrl.on = false;
   useLang(langOfTag(document.documentElement.getAttribute('lang')) ?? browserLang());
 }

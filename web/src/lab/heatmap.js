@@ -118,9 +118,11 @@ export function createHeatmap(id) {
 
 // Redraw every heatmap when the colour scheme changes.
 const heatmaps = new Set();
-onSchemeChange(() => {
+// Held here: onSchemeChange keeps its callbacks weakly.
+const redrawAll = () => {
   for (const m of heatmaps) m.redraw();
-});
+};
+onSchemeChange(redrawAll);
 export function track(m) {
   heatmaps.add(m);
   return () => heatmaps.delete(m);

@@ -18,6 +18,7 @@ const TIMEOUT = 90_000;
 // issue's budget is 80 kB gzip for the first widget (JS + worker + wasm).
 const SIZED = ['attn-softmax-table', 'attn-saturation', 'attn-variance', 'attn-proof', 'attn-chain'];
 const FIRST_BUDGET = 80_000;
+const FRAMED = ['chain', 'variance', 'proof', 'softmax-table', 'saturation', 'train-compare'];
 const EMBED_DIR = path.join(WEB, 'dist', 'embed');
 const CORS = { 'Access-Control-Allow-Origin': '*' };
 
@@ -142,7 +143,7 @@ describe('the embed on another origin', () => {
       pages[`/size-${tag}.html`] = hostPage({ csp: hostCsp(E), body: `<${tag} id="w"></${tag}>`, scripts: [`${E}/attnlab.js`] });
       pages[`/size-plus-${tag}.html`] = hostPage({ csp: hostCsp(E), body: `<attn-softmax-table id="first"></attn-softmax-table><${tag} id="w"></${tag}>`, scripts: [`${E}/attnlab.js`] });
     }
-    for (const w of ['chain', 'variance', 'proof', 'softmax-table', 'saturation'])
+    for (const w of FRAMED)
       pages[`/frame-${w}.html`] = hostPage({ csp: hostCsp(E), body: `<iframe id="f" title="widget" src="${E}/frame.html?w=${w}&dk=4&lang=en" width="700" height="150"></iframe>` });
     host = await serveStatic({ pages });
     // The header-CSP case: the page cannot see its CSP, so the worker is tried, fails, and the core falls back.
@@ -405,7 +406,7 @@ describe('the embed on another origin', () => {
   });
 
   test('iframe: every widget, computed by the core, sized by its messages', { timeout: 2 * TIMEOUT }, async () => {
-    for (const w of ['chain', 'variance', 'proof', 'softmax-table', 'saturation']) {
+    for (const w of FRAMED) {
       const page = await open(`/frame-${w}.html`);
       await until(page, () => parseFloat(document.querySelector('#f').style.height) > 150, null, `${w}: resized`);
       const state = await page.frameLocator('#f').locator(`attn-${w}`).evaluate((el) => new Promise((resolve) => {

@@ -377,13 +377,17 @@ describe('the embed on another origin', () => {
 
   test('what a host pays: gzip bytes of the first widget and of each further one (measured and reported)', { timeout: 4 * TIMEOUT }, async () => {
     const gz = (p) => zlib.gzipSync(fs.readFileSync(path.join(EMBED_DIR, p)), { level: 9 }).length;
+    const timing = new Map();
     const measure = async (pathname) => {
       const from = embed.requests.length;
+      const t0 = Date.now();
       const page = await open(pathname);
       await until(page, () => {
         const els = [...document.querySelectorAll('[id]')].filter((e) => e.localName.startsWith('attn-'));
         return els.length > 0 && els.every((e) => e.shadowRoot?.querySelector('.embed-status')?.dataset.state === 'ready');
       }, null, `${pathname}: ready`);
+      // What the reader waits for: from navigation to the core's first answer in the widget.
+      timing.set(pathname, Date.now() - t0);
       await page.waitForTimeout(300);
       const files = [...new Set(embed.requests.slice(from).map((u) => u.split('?')[0]))];
       await page.close();
@@ -397,7 +401,8 @@ describe('the embed on another origin', () => {
       const alone = tag === 'attn-softmax-table' ? base : await measure(`/size-${tag}.html`);
       const withFirst = await measure(`/size-plus-${tag}.html`);
       const further = sum(withFirst) - sum(base);
-      console.log(`#   ${tag.padEnd(20)} first ${kB(sum(alone)).padStart(9)}   further ${tag === 'attn-softmax-table' ? '       —' : kB(further).padStart(9)}`);
+      console.log(`#   ${tag.padEnd(20)} first ${kB(sum(alone)).padStart(9)}   further ${tag === 'attn-softmax-table' ? '       —' : kB(further).padStart(9)}`
+        + `   ready after ${timing.get(`/size-${tag}.html`)} ms (local servers, cache off)`);
       for (const [f, n] of [...alone].sort((a, b) => b[1] - a[1]).filter(([, n]) => n >= 500)) console.log(`#       ${f.padEnd(48)} ${kB(n)}`);
       assert.ok([...alone.keys()].some((f) => f.endsWith('.wasm')), `${tag}: the wasm is counted`);
       assert.ok(![...alone.keys()].some((f) => /attnlab_(lab|check|bench)_/.test(f)), `${tag}: only the explainer's core`);

@@ -13,6 +13,7 @@
 // the widgets have their own copy of i18n.js: the language switch tells them
 // through their lang attributes, the way any host does.
 import '../style.css';
+import '../page.css';
 import './docs.css';
 import './strings.js';
 import { applyDocument, getLang, onLangChange, t } from '../i18n.js';

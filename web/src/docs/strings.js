@@ -29,7 +29,7 @@ defineStrings('docs', {
     'elements.intro':
       'For each element: what it shows, a live example, its attributes (read from the element’s code as this page runs, so the table cannot fall behind), and its events. An attribute can be changed at any time, or set as a property (`el.dk = 256`); a value the element cannot use is not applied (the widget keeps the value in use, the default at first), shows a message in the widget and fires `attn-error`.',
     'el.attn-chain':
-      'The causal chain as a flowchart, with its text version (an ordered list with the same links) and the Mermaid source to copy. Its links point to the sections of the explainer (#variance, #proof, #softmax, #saturation, #training); give your own sections those ids, or leave them.',
+      'The causal chain as a flowchart, with its text version (an ordered list with the same links) and the Mermaid source to copy. Its links open the matching section of the explainer on the site the script comes from, in a new tab (they never change your page’s URL).',
     'el.attn-variance':
       'Histogram of q·k for random q and k with dₖ entries, and its measured variance against dₖ, unscaled and divided by √dₖ. sigma-q, sigma-k and rho break the independence assumption.',
     'el.attn-proof':
@@ -154,7 +154,7 @@ defineStrings('docs', {
     'elements.intro':
       '每个元素依次给出：它显示什么、一个实时示例、它的属性（本页运行时从元素代码中读取，因此表格不会过时）以及它的事件。属性随时可以修改，也可以作为 JS 属性设置（`el.dk = 256`）；元素无法使用的值不会生效（组件保留当前值，起初即默认值），并在组件中显示提示、触发 `attn-error`。',
     'el.attn-chain':
-      '以流程图表示的因果链，附文字版本（带相同链接的有序列表）和可复制的 Mermaid 源码。其中的链接指向讲解页的各小节（#variance、#proof、#softmax、#saturation、#training）；可以给你自己的小节取这些 id，也可以不管。',
+      '以流程图表示的因果链，附文字版本（带相同链接的有序列表）和可复制的 Mermaid 源码。其中的链接会在新标签页中打开脚本所在网站上讲解页的对应小节（不会改变你页面的地址）。',
     'el.attn-variance':
       '随机 q、k（各 dₖ 个分量）的 q·k 直方图，以及实测方差随 dₖ 的变化，分为不缩放和除以 √dₖ 两种。sigma-q、sigma-k 与 rho 用来打破独立性假设。',
     'el.attn-proof':

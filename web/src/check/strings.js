@@ -44,8 +44,8 @@ defineStrings('check', {
     failed: 'The check failed: {message}',
     loadSampleFailed: 'The sample could not be loaded: {message}',
     resultHeading: 'Result',
-    summary: '{file}: {heads} heads, {nq} queries × {nk} keys, dₖ = {dk} ({format}); verdict at divisor {divisor}: {fine} fine, {risk} at risk, {saturated} saturated.',
-    summarySeq: '{file}: {heads} heads, {seqs} sequences of {nq} queries × {nk} keys, dₖ = {dk} ({format}); verdict at divisor {divisor}: {fine} fine, {risk} at risk, {saturated} saturated.',
+    summary: '{file}: {heads} heads, queries × keys = {nq} × {nk}, dₖ = {dk} ({format}); verdict at divisor {divisor}: {fine} fine, {risk} at risk, {saturated} saturated.',
+    summarySeq: '{file}: {heads} heads, {seqs} sequences, each queries × keys = {nq} × {nk}, dₖ = {dk} ({format}); verdict at divisor {divisor}: {fine} fine, {risk} at risk, {saturated} saturated.',
     chartTitle: 'Saturated softmax rows (largest probability above 0.99), per head and divisor',
     chartAlt:
       'Bar chart: for each head, the share of saturated rows at each divisor. The table below gives the same numbers.',

@@ -45,3 +45,17 @@ test('axis labels: log ticks and powers of ten', () => {
   assert.deepEqual([4096, 16, 1, 0.5, 0.01, 0.0012345].map(F.logTick), ['4096', '16', '1', '0.5', '0.01', '0.0012']);
   assert.deepEqual([0, 1, 2, -3, -32, 12].map(F.powerOfTen), ['1', '10', '10²', '10⁻³', '10⁻³²', '10¹²']);
 });
+
+test('num: very small and large numbers as a reader writes them, never E-notation', () => {
+  for (const lang of ['en', 'zh']) {
+    setLang(lang);
+    assert.equal(F.num(-6.6e-4), '-6.6 × 10⁻⁴', lang);
+    assert.equal(F.num(9.89e-10), '9.89 × 10⁻¹⁰', lang);
+    assert.equal(F.num(123456789), '1.23 × 10⁸', lang);
+    for (const x of [1e-12, -3.3e-5, 4.2e7, 1.5e30]) assert.doesNotMatch(F.num(x), /E/i, `${x} (${lang})`);
+    // The ordinary range keeps plain digits.
+    assert.equal(F.num(0.5), '0.5', lang);
+    assert.equal(F.num(0.001), '0.001', lang);
+  }
+  setLang('en');
+});

@@ -12,12 +12,20 @@ function nf(options) {
 
 export const DASH = '—';
 
-/** A general number: `sig` significant digits, scientific when very small or large. */
+/**
+ * A general number: `sig` significant digits; very small or large ones as a
+ * reader writes them, 6.6 × 10⁻⁴ (never 6.6E-4), the mantissa in the page's
+ * language.
+ */
 export function num(x, sig = 4) {
   if (!Number.isFinite(x)) return DASH;
   const a = Math.abs(x);
-  if (a !== 0 && (a < 1e-3 || a >= 1e7))
-    return nf({ notation: 'scientific', maximumSignificantDigits: Math.min(sig, 3) }).format(x);
+  if (a !== 0 && (a < 1e-3 || a >= 1e7)) {
+    const parts = nf({ notation: 'scientific', maximumSignificantDigits: Math.min(sig, 3) }).formatToParts(x);
+    const mantissa = parts.filter((p) => !/^exponent/.test(p.type)).map((p) => p.value).join('');
+    const exponent = Number(parts.filter((p) => p.type === 'exponentMinusSign' || p.type === 'exponentInteger').map((p) => (p.type === 'exponentMinusSign' ? '-' : p.value)).join(''));
+    return exponent === 0 ? mantissa : `${mantissa} × ${powerOfTen(exponent)}`;
+  }
   return nf({ maximumSignificantDigits: sig }).format(x);
 }
 

@@ -6,9 +6,13 @@ import './bench.css';
 import { applyDocument, t } from '../i18n.js';
 import { h } from '../dom.js';
 import { connect } from '../core/rpc.js';
-import { decimals } from '../format.js';
+import { decimals, percentNumber } from '../format.js';
 import { caseName, isTraining } from './measure.js';
 import './strings.js';
+
+// A spread in percent: whole above 1%, one decimal below ("±0.4%", not "±0%"
+// on every quiet cell), and "<0.1" where it rounds to nothing.
+const spreadText = (share) => (share < 0.0005 ? '<0.1' : percentNumber(share));
 
 applyDocument();
 const root = document.getElementById('bench');
@@ -61,13 +65,12 @@ function run() {
       if (!builds.includes('simd')) status.textContent = t('bench.noSimd');
     } else if (data.event === 'peak') {
       peak = data;
-      peakNote.textContent = t('bench.peak', { rate: decimals(data.median, 2), spread: decimals(100 * data.spread, 0) });
+      peakNote.textContent = t('bench.peak', { rate: decimals(data.median, 2), spread: spreadText(data.spread) });
       cases.forEach((_, i) => fillOfPeak(i));
     } else if (data.event === 'cell') {
       done++;
       cells.set(`${data.build}:${data.index}`, data);
-      cellEl(data.build, data.index).textContent =
-        `${decimals(data.median, 2)} ±${decimals(100 * data.spread, 0)}%`;
+      cellEl(data.build, data.index).textContent = `${decimals(data.median, 2)} ±${spreadText(data.spread)}%`;
       const a = cells.get(`scalar:${data.index}`), b = cells.get(`simd:${data.index}`);
       if (a && b) cellEl('ratio', data.index).textContent = `${decimals(b.median / a.median, 1)}×`;
       fillOfPeak(data.index);

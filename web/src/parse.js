@@ -10,12 +10,14 @@ defineStrings('parse', {
     empty: 'Enter at least one score.',
     emptyItem: 'Score {i} is empty.',
     notNumber: '“{text}” is not a number.',
+    needCommas: 'Separate the scores with commas: {fixed}.',
     dkEmpty: 'Enter dₖ.',
   },
   zh: {
     empty: '请至少输入一个分数。',
     emptyItem: '第 {i} 个分数为空。',
     notNumber: '“{text}”不是数字。',
+    needCommas: '请用逗号分隔各个分数：{fixed}。',
     dkEmpty: '请输入 dₖ。',
   },
 });
@@ -42,7 +44,13 @@ export function parseScores(text) {
     const item = items[i].trim();
     if (item === '') return { error: { key: 'parse.emptyItem', params: { i: i + 1 } } };
     const x = toNumber(item);
-    if (x === null) return { error: { key: 'parse.notNumber', params: { text: item } } };
+    if (x === null) {
+      // "14 10 12" (or "14;10;12"): numbers with something else between them.
+      const parts = trimmed.split(/[\s,，;]+/).filter(Boolean);
+      if (parts.length > 1 && parts.every((p) => toNumber(p) !== null))
+        return { error: { key: 'parse.needCommas', params: { fixed: parts.join(', ') } } };
+      return { error: { key: 'parse.notNumber', params: { text: item } } };
+    }
     value.push(x);
   }
   return { value };

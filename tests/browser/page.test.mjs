@@ -106,6 +106,30 @@ async function setRange(page, id, value) {
   }, value);
 }
 
+/**
+ * In the page: the WCAG contrast ratio of an element's text colour (or, with
+ * prop, another colour property) against the page background. Parses rgb()
+ * and color(srgb …) (what color-mix() computes to).
+ */
+function contrastOf(page, selector, prop = 'color') {
+  return page.$eval(selector, (el, prop) => {
+    const rgb = (c) => {
+      const m = c.match(/^rgba?\(([^)]+)\)/);
+      if (m) return m[1].split(/[\s,/]+/).slice(0, 3).map((x) => Number(x) / 255);
+      const n = c.match(/^color\(srgb ([^)]+)\)/);
+      if (n) return n[1].split(/\s+/).slice(0, 3).map(Number);
+      throw new Error(`colour ${c}`);
+    };
+    const lum = (c) => {
+      const [r, g, b] = rgb(c).map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const fg = lum(getComputedStyle(el)[prop]);
+    const bg = lum(getComputedStyle(document.body).backgroundColor);
+    return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+  }, prop);
+}
+
 async function openDetails(page, tableId) {
   await page.$eval(`#${tableId}`, (t) => {
     const d = t.closest('details');
@@ -278,6 +302,14 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
       of: document.getElementById('proof-step-of').textContent, grid: document.getElementById('proof-grid').dataset.step,
       formula: document.querySelector('#proof-formula .math').dataset.formula,
     }));
+    // Step 1: the cells are not faded (opacity 0.4 left them at 2.5:1), but muted text.
+    assert.equal(await page.$eval('#proof-grid td.cell', (td) => getComputedStyle(td).opacity), '1');
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      const c = await contrastOf(page, '#proof-grid td.cell');
+      assert.ok(c >= 4.5, `step 1 cell text ${c.toFixed(2)}:1 (${scheme})`);
+    }
+    await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
     await page.focus('#proof-panel');
     const seen = [await step()];
     for (let i = 0; i < 6; i++) {
@@ -308,6 +340,29 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     assert.equal((await step()).grid, 'diagonal');
     await until(() => page.url(), (u) => u.includes('proof.step=3'));
     assert.match(page.url(), /proof\.step=3/);
+    // After a click on Next or Back, the arrow keys step from that button.
+    await page.click('#proof-next');
+    assert.equal((await step()).n, 4);
+    await page.keyboard.press('ArrowRight');
+    assert.equal((await step()).n, 5, 'ArrowRight on Next');
+    await page.click('#proof-back');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal((await step()).n, 3, 'click Back, then ArrowLeft on Back');
+    // A button about to be disabled hands focus to the step panel: the keys go on working.
+    await page.keyboard.press('End');
+    assert.equal((await step()).n, 7, 'End on Back');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal((await step()).n, 6);
+    await page.click('#proof-next');
+    assert.equal((await step()).n, 7);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'proof-panel', 'focus on the panel, not lost');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal((await step()).n, 6);
+    // The d_k slider keeps its own arrow keys.
+    await page.focus('#proof-dk');
+    await page.keyboard.press('ArrowRight');
+    assert.equal((await step()).n, 6);
+    assert.equal(await page.$eval('#proof-dk', (e) => e.value), '4');
     await page.close();
   });
 
@@ -347,6 +402,36 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     assert.equal(await page.$$eval('#proof-grid td.cell', (c) => c.length), 25);
     await until(samples, (n) => n === 100);
     assert.equal(await page.$$eval('#proof-grid td.cell', (tds) => tds.filter((t) => /\d/.test(t.textContent)).length), 25);
+    // Playing (pressed: reduced motion), a new d_k and Reset keep streaming.
+    await page.click('#proof-play');
+    await until(samples, (n) => n > 1000);
+    await setRange(page, 'proof-dk', 6);
+    await until(() => page.$$eval('#proof-grid td.cell', (c) => c.length), (n) => n === 36);
+    const after6 = await until(samples, (n) => n > 1000, 5000);
+    assert.ok(after6 > 1000, `d_k = 6 while playing: ${after6} samples`);
+    assert.equal(await page.$eval('#proof-play', (b) => b.getAttribute('aria-pressed')), 'true');
+    await page.click('#proof-reset');
+    const afterReset = await until(samples, (n) => n > 1000, 5000);
+    assert.ok(afterReset > 1000, `Reset while playing: ${afterReset} samples`);
+    await page.click('#proof-resample');
+    const afterSeed = await until(samples, (n) => n > 1000, 5000);
+    assert.ok(afterSeed > 1000, `New seed while playing: ${afterSeed} samples`);
+    // Streaming stops by itself at 1 000 000 samples; a new d_k then streams again
+    // (it used to draw 100 samples and wait for Play).
+    const full = await until(samples, (n) => n === 1_000_000, 40_000);
+    assert.equal(full, 1_000_000);
+    const pressed = () => page.$eval('#proof-play', (b) => b.getAttribute('aria-pressed'));
+    assert.equal(await until(pressed, (p) => p === 'false'), 'false', 'stopped at the end');
+    await setRange(page, 'proof-dk', 2);
+    const again = await until(samples, (n) => n > 1000 && n < 1_000_000, 5000);
+    assert.ok(again > 1000 && again < 1_000_000, `d_k = 2 after the full run: ${again} samples`);
+    assert.equal(await page.$eval('#proof-play', (b) => b.getAttribute('aria-pressed')), 'true');
+    // Paused by the reader, a new d_k waits for Play.
+    await page.click('#proof-play');
+    await page.click('#proof-reset');
+    await until(samples, (n) => n === 100);
+    await page.waitForTimeout(500);
+    assert.equal(await samples(), 100, 'paused by the reader: Reset draws the first batch only');
     await page.close();
   });
 
@@ -476,6 +561,30 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     await page.click('#sat-resample');
     row = await until(() => satRow(page), (r) => !r.title.endsWith('seed 1') && r.rows.length === 16);
     assert.notEqual(row.rows.map((r) => r[1]).join(), before);
+    await page.close();
+  });
+
+  test('saturation: the scaled row is drawn in its divisor’s colour, the colour of its curve', { timeout: TIMEOUT }, async () => {
+    const page = await openPage('sat.seed=1&sat.dk=64');
+    await page.$eval('#saturation', (e) => e.scrollIntoView());
+    // The curves' series: 1, 2, √d_k, d_k, custom (attn-saturation.js CURVES).
+    const curveColour = (i) => page.$eval('#sat-chart-maxProb', (el, i) => el.querySelectorAll('svg path[stroke-linejoin]')[i].getAttribute('stroke'), i);
+    const barColour = (key) => page.$eval(`#saturation .chart-${key} .fill`, (e) => getComputedStyle(e).backgroundColor);
+    await until(() => curveColour(0), (c) => Boolean(c));
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      for (const [key, i] of [['1', 0], ['2', 1], ['sqrt', 2], ['dk', 3]]) {
+        await page.check(`#sat-div-${key}`);
+        await until(() => page.$eval('#saturation .chart-scaled', (f) => f.dataset.div), (d) => d === key);
+        await until(async () => [await curveColour(i), await barColour('scaled')], ([c, b]) => c === b);
+        assert.equal(await barColour('scaled'), await curveColour(i), `divided by ${key} (${scheme}): bar = curve`);
+        assert.equal(await barColour('unscaled'), await curveColour(0), `unscaled row (${scheme})`);
+        const title = await contrastOf(page, '#saturation .chart-scaled .chart-title');
+        assert.ok(title >= 4.5, `title, divided by ${key} (${scheme}): ${title.toFixed(2)}:1`);
+        const bar = await contrastOf(page, '#saturation .chart-scaled .fill', 'backgroundColor');
+        assert.ok(bar >= 3, `bars, divided by ${key} (${scheme}): ${bar.toFixed(2)}:1`);
+      }
+    }
     await page.close();
   });
 

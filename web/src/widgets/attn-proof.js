@@ -1,8 +1,11 @@
 // <attn-proof>: the proof that Var(q·k) = d_k, stepped. For d_k from 1 to 6,
 // a d_k × d_k grid holds the terms q_i k_i q_j k_j of (q·k)²; each cell shows
 // its running Monte Carlo mean (the core's QkSampler proof terms) as samples
-// stream in. Next/Back buttons and the arrow keys walk the seven steps; Play,
-// Pause and Reset control the sampling. Formulas are typeset at build time.
+// stream in. Next/Back buttons and the arrow keys (on those buttons or on the
+// step panel) walk the seven steps; Play, Pause and Reset control the
+// sampling, and once playing (pressed, or started on reaching the section
+// when motion is allowed) a new d_k, Reset or New seed keeps streaming.
+// Formulas are typeset at build time.
 //
 // Attributes (element.js options; a later change updates the widget): dk
 // (1..6, default 3), step (1..7), seed; url-state (e.g. "proof"), id-prefix
@@ -44,6 +47,11 @@ class AttnProof extends AttnElement {
     this.session = null;
     this.result = null;
     this.playing = false;
+    // The reader's intent: stream samples. Set by Play (the reader's, or the
+    // automatic start, never under reduced motion); cleared by Pause. A fresh
+    // session (d_k, Reset, New seed) streams again while it is set, even after
+    // the last one stopped at MAX_SAMPLES.
+    this.wantPlay = false;
     this.gen = 0;
 
     const I = (s) => this.id_(s);
@@ -72,15 +80,16 @@ class AttnProof extends AttnElement {
     this.measured = h('p', { class: 'readout', id: I('measured') });
     this.errorEl = h('p', { class: 'msg', role: 'alert' });
 
-    this.root.append(this.noticeBox(notices),
+    // Controls and step panel share one container, which takes the arrow keys.
+    this.stepper = h('div', { class: 'proof-stepper' },
       h('div', { class: 'controls' },
         h('div', { class: 'field field-range field-small' }, h('div', { class: 'range-head' }, this.dkLabel, this.dkOut), this.dkRange),
         h('div', { class: 'field field-seed' }, this.backBtn, this.nextBtn),
         h('div', { class: 'field field-seed' }, this.playBtn, this.resetBtn, this.seedBtn, this.samplesEl)),
       h('div', { class: 'proof-layout' },
         this.panel,
-        h('div', { class: 'proof-data' }, h('div', { class: 'table-scroll' }, this.grid), this.sums, this.measured, this.errorEl)),
-      this.keysNote, this.live);
+        h('div', { class: 'proof-data' }, h('div', { class: 'table-scroll' }, this.grid), this.sums, this.measured, this.errorEl)));
+    this.root.append(this.noticeBox(notices), this.stepper, this.keysNote, this.live);
 
     this.dkRange.addEventListener('input', () => {
       this.v.dk = Number(this.dkRange.value);
@@ -90,13 +99,26 @@ class AttnProof extends AttnElement {
     });
     this.backBtn.addEventListener('click', () => this.go(this.v.step - 1));
     this.nextBtn.addEventListener('click', () => this.go(this.v.step + 1));
-    this.panel.addEventListener('keydown', (e) => {
-      const to = { ArrowRight: this.v.step + 1, ArrowDown: this.v.step + 1, ArrowLeft: this.v.step - 1, ArrowUp: this.v.step - 1, Home: 1, End: STEPS.length }[e.key];
+    // The arrow keys, Home and End step on the Back and Next buttons and on the
+    // panel; the d_k slider keeps its own keys. Up/Down only on the panel, so
+    // they still scroll the page from a button.
+    this.stepper.addEventListener('keydown', (e) => {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      const onPanel = this.panel.contains(e.target);
+      if (!onPanel && e.target !== this.backBtn && e.target !== this.nextBtn) return;
+      const keys = { ArrowRight: this.v.step + 1, ArrowLeft: this.v.step - 1, Home: 1, End: STEPS.length };
+      if (onPanel) Object.assign(keys, { ArrowDown: this.v.step + 1, ArrowUp: this.v.step - 1 });
+      const to = keys[e.key];
       if (to === undefined) return;
       e.preventDefault();
       this.go(to);
     });
-    this.playBtn.addEventListener('click', () => (this.playing ? this.pause() : this.play()));
+    this.playBtn.addEventListener('click', () => {
+      if (this.playing) {
+        this.wantPlay = false;
+        this.pause();
+      } else this.play();
+    });
     this.resetBtn.addEventListener('click', () => this.restart());
     this.seedBtn.addEventListener('click', () => {
       this.v.seed = randomSeed();
@@ -122,6 +144,7 @@ class AttnProof extends AttnElement {
   // Left the document: sampling pauses (the session stays, so the means are
   // kept); back in it, the reader presses Play again.
   stopWork() {
+    this.wantPlay = false;
     this.pause();
   }
 
@@ -140,9 +163,13 @@ class AttnProof extends AttnElement {
   go(step) {
     const s = Math.min(STEPS.length, Math.max(1, step));
     if (s === this.v.step) return;
+    // A focused Back or Next about to be disabled would drop focus to the page:
+    // the step panel takes it (and the arrow keys go on working).
+    const focused = [this.backBtn, this.nextBtn].find((b) => b.matches(':focus'));
     this.v.step = s;
     this.save();
     this.renderStep();
+    if (focused?.disabled) this.panel.focus();
     this.live.textContent = `${this.stepOf.textContent}. ${this.stepText.textContent}`;
   }
 
@@ -153,6 +180,12 @@ class AttnProof extends AttnElement {
     this.session = null;
     this.result = null;
     if (old !== null) this.client.call('qkClose', [old]).catch(() => {});
+    // Streaming goes on in the fresh session if the reader wants it (also after
+    // the last session stopped at MAX_SAMPLES).
+    if (this.wantPlay && !this.playing) {
+      this.playing = true;
+      this.renderButtons();
+    }
     this.buildGrid();
     this.renderData();
     try {
@@ -184,6 +217,7 @@ class AttnProof extends AttnElement {
   }
 
   play() {
+    this.wantPlay = true;
     if (this.playing) return;
     this.playing = true;
     this.renderButtons();

@@ -72,7 +72,7 @@ class AttnSaturation extends AttnElement {
     const { values, notices } = readState(this.statePrefix, specs);
     this.v = values; // {dk, div, c, m, seed}: what the reader chose
     this.fieldErrors = {};
-    this.row = null; // the row on show: {dk, m, seed, divisor, scores, unscaled, scaled}
+    this.row = null; // the row on show: {dk, m, seed, spec, div, divisor, scores, unscaled, scaled}
     this.rowBusy = false;
     this.rowDirty = false;
     this.sweep = new Map(); // `${dk}|${key}` -> {n, stats: {maxProb, ...}}
@@ -285,7 +285,7 @@ class AttnSaturation extends AttnElement {
     this.rowBusy = true;
     do {
       this.rowDirty = false;
-      const want = { dk: this.v.dk, m: this.v.m, seed: this.v.seed, spec: this.divisorSpec() };
+      const want = { dk: this.v.dk, m: this.v.m, seed: this.v.seed, spec: this.divisorSpec(), div: this.v.div };
       if (this.fieldErrors.dk || this.fieldErrors.m) break;
       try {
         const [divisor, scores] = await Promise.all([
@@ -389,6 +389,8 @@ class AttnSaturation extends AttnElement {
     this.rowHeading.textContent = t('sat.rowHeading', { m: int(r ? r.m : this.v.m) });
     for (const c of this.barCharts) {
       const st = r?.[c.key];
+      // The scaled row in its divisor's colour (style.css, data-div): the colour of its curve below.
+      if (c.key === 'scaled') c.fig.dataset.div = r?.div ?? this.v.div;
       if (c.key === 'unscaled') c.title.textContent = t('sat.unscaled');
       else c.title.textContent = r?.divisor ? t('sat.scaled', { label: this.divisorLabel(r.divisor, r.dk), value: num(r.divisor.value, 6) }) : t('sat.scaled', { label: DASH, value: 'c' });
       c.stats.textContent = st

@@ -1,4 +1,5 @@
-// The page: registers the six sections' custom elements, fills the page's own
+// The page: registers the custom elements of sections 1-5 (section 6's loads
+// on its Start button, page-training.js), fills the page's own
 // text, and relabels the rest when the language changes. Every widget talks to
 // the one core worker (core/client.js); each works alone on a page too.
 import './style.css';
@@ -8,6 +9,7 @@ import { client } from './core/client.js';
 import { applyDocument, onLangChange } from './i18n.js';
 import * as langSwitch from './widgets/lang-switch.js';
 import * as buildInfo from './widgets/build-info.js';
+import * as training from './page-training.js';
 import './widgets/attn-chain.js';
 import './widgets/attn-variance.js';
 import './widgets/attn-proof.js';
@@ -20,5 +22,6 @@ applyDocument();
 const widgets = [
   langSwitch.mount(byId('lang-switch')),
   buildInfo.mount(byId('build-info'), client),
+  training.mount(),
 ];
 onLangChange(() => widgets.forEach((w) => w.relabel()));

@@ -35,8 +35,18 @@ defineStrings('page', {
       'Read the curves from left to right. Divided by 1 or 2, the largest probability climbs towards 1 and the entropy and the Jacobian norm fall towards 0 as dₖ grows: the softmax saturates and passes almost no gradient back. Divided by √dₖ, all three stay flat. Divided by dₖ, the scores shrink towards 0 and the row drifts towards uniform, which also weakens attention: it can no longer single out a key.',
     'training.heading': 'The scale factor in training',
     'training.intro':
-      'The chain ends with “the model cannot learn”. The training lab checks that last link directly: it trains a small attention layer with each divisor, on this page’s wasm core, and plots the loss curves side by side.',
-    'training.link': 'Open the training lab',
+      'The chain ends with “the model cannot learn”. Check that last link here: Start trains two small attention models at dₖ = 256, one dividing the scores by √dₖ = 16 and one not dividing them, from the same data and the same initial weights, on your machine, in seconds. Watch the loss and accuracy curves; when the runs end, a sentence below says how far each got.',
+    'training.start': 'Start the comparison',
+    'training.startNote': 'It loads the lab’s training core, a WebAssembly module of its own, first.',
+    'training.link': 'Open the full training lab with these settings',
+    'training.result.ahead':
+      'After {steps} steps at dₖ = {dk}, the run divided by √dₖ = {root} reached a held-out loss of {lossS} and an accuracy of {accS}; the unscaled run is behind, at a loss of {lossU} and an accuracy of {accU}.',
+    'training.result.behind':
+      'After {steps} steps at dₖ = {dk}, the unscaled run reached a held-out loss of {lossU} and an accuracy of {accU}, ahead of the run divided by √dₖ = {root} (loss {lossS}, accuracy {accS}): with these settings this run does not show the gap.',
+    'training.result.mixed':
+      'After {steps} steps at dₖ = {dk}: divided by √dₖ = {root}, held-out loss {lossS} and accuracy {accS}; unscaled, loss {lossU} and accuracy {accU}. Neither run is ahead on both.',
+    'training.result.both90': 'Training accuracy first reached 90% at step {s} with √dₖ and at step {u} unscaled.',
+    'training.result.only90': 'With √dₖ, training accuracy reached 90% at step {s}; the unscaled run never did.',
     embedLink: 'Embed these widgets in your own pages',
   },
   zh: {
@@ -70,8 +80,18 @@ defineStrings('page', {
       '从左往右看这些曲线。除以 1 或 2 时，随着 dₖ 增大，最大概率趋向 1，熵与雅可比范数趋向 0：softmax 饱和，几乎不再回传梯度。除以 √dₖ 时，三者都保持平稳。除以 dₖ 时，分数缩向 0，这一行趋于均匀分布，注意力同样变弱：它再也无法突出某一个键。',
     'training.heading': '训练中的缩放因子',
     'training.intro':
-      '这条链的最后一环是“模型学不动”。训练实验室直接检验这一环：它在本页的 wasm 计算核心上，用每种除数训练一个小型注意力层，并排画出损失曲线。',
-    'training.link': '打开训练实验室',
+      '这条链的最后一环是“模型学不动”。在这里直接检验它：按“开始”会在 dₖ = 256 时训练两个小型注意力模型，一个把分数除以 √dₖ = 16，一个不除，数据与初始权重相同，在你的机器上数秒内完成。观察损失与准确率曲线；训练结束后，下方会用一句话说明两者各达到了什么程度。',
+    'training.start': '开始对比',
+    'training.startNote': '按下后会先加载训练实验室自己的 WebAssembly 计算核心。',
+    'training.link': '用相同设置打开完整的训练实验室',
+    'training.result.ahead':
+      '在 dₖ = {dk} 下训练 {steps} 步后，除以 √dₖ = {root} 的模型留出集损失为 {lossS}、准确率为 {accS}；不缩放的模型落后，损失为 {lossU}、准确率为 {accU}。',
+    'training.result.behind':
+      '在 dₖ = {dk} 下训练 {steps} 步后，不缩放的模型留出集损失为 {lossU}、准确率为 {accU}，领先于除以 √dₖ = {root} 的模型（损失 {lossS}，准确率 {accS}）：在这组设置下，这次运行没有显示出差距。',
+    'training.result.mixed':
+      '在 dₖ = {dk} 下训练 {steps} 步后：除以 √dₖ = {root} 时，留出集损失 {lossS}、准确率 {accS}；不缩放时，损失 {lossU}、准确率 {accU}。两者都没有在两项上同时领先。',
+    'training.result.both90': '训练准确率首次达到 90% 的步数：除以 √dₖ 为第 {s} 步，不缩放为第 {u} 步。',
+    'training.result.only90': '除以 √dₖ 时，训练准确率在第 {s} 步达到 90%；不缩放的模型始终没有达到。',
     embedLink: '在你自己的网页中嵌入这些组件',
   },
 });

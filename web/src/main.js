@@ -5,6 +5,7 @@
 import './style.css';
 import './page.css';
 import './page-strings.js';
+import './nav-strings.js';
 import { client } from './core/client.js';
 import { applyDocument, onLangChange } from './i18n.js';
 import * as langSwitch from './widgets/lang-switch.js';

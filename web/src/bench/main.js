@@ -2,11 +2,13 @@
 // reader's own browser (in a worker) and fills the table as cells finish.
 import '../style.css';
 import '../page.css';
+import '../nav-strings.js';
 import './bench.css';
-import { applyDocument, t } from '../i18n.js';
+import { applyDocument, onLangChange, t } from '../i18n.js';
 import { h } from '../dom.js';
 import { connect } from '../core/rpc.js';
 import { decimals, percentNumber } from '../format.js';
+import * as langSwitch from '../widgets/lang-switch.js';
 import { caseName, isTraining } from './measure.js';
 import './strings.js';
 
@@ -14,22 +16,47 @@ import './strings.js';
 // on every quiet cell), and "<0.1" where it rounds to nothing.
 const spreadText = (share) => (share < 0.0005 ? '<0.1' : percentNumber(share));
 
-applyDocument();
+// Static text: [element, key] pairs, filled again on a language change (the
+// title and lede are the header's data-i18n, which applyDocument fills).
+const texts = [];
+const txt = (tag, key, attrs = {}) => {
+  const el = h(tag, attrs);
+  texts.push([el, key]);
+  return el;
+};
+// What the status line and the peak note say, as functions of the language.
+let statusText = () => '';
+let peakText = () => '';
+
 const root = document.getElementById('bench');
 const samples = h('input', { id: 'bench-samples', type: 'number', min: 3, max: 99, value: 9, inputmode: 'numeric' });
-const runButton = h('button', { type: 'button', id: 'bench-run', text: t('bench.run') });
+const runButton = txt('button', 'bench.run', { type: 'button', id: 'bench-run' });
 const status = h('p', { id: 'bench-status', role: 'status', 'aria-live': 'polite' });
 const table = h('table', { id: 'bench-table', class: 'data-table' });
 const peakNote = h('p', { id: 'bench-peak' });
 root.replaceChildren(
-  h('h1', { text: t('bench.title') }),
-  h('p', { text: t('bench.lede') }),
-  h('div', { class: 'controls' }, h('label', { for: samples.id, text: t('bench.samples') }), samples, runButton),
+  h('div', { class: 'controls' }, txt('label', 'bench.samples', { for: samples.id }), samples, runButton),
   status,
   h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'bench-caption' }, table),
   peakNote,
-  h('p', {}, h('a', { href: './index.html', text: t('bench.back') })),
+  h('p', {}, txt('a', 'bench.back', { href: './index.html' })),
 );
+
+function relabel() {
+  // A new run's table replaces the last one's caption and headers: drop those.
+  texts.splice(0, texts.length, ...texts.filter(([el]) => el.isConnected));
+  for (const [el, key] of texts) el.textContent = t(key);
+  status.textContent = statusText();
+  peakNote.textContent = peakText();
+}
+const setStatus = (fn) => {
+  statusText = fn;
+  status.textContent = fn();
+};
+const setPeak = (fn) => {
+  peakText = fn;
+  peakNote.textContent = fn();
+};
 
 function run() {
   const n = Math.min(99, Math.max(3, Math.round(Number(samples.value)) || 9));
@@ -52,20 +79,21 @@ function run() {
       ({ cases, builds } = data);
       const cols = ['scalar', 'simd'];
       table.replaceChildren(
-        h('caption', { id: 'bench-caption', text: t('bench.caption') }),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: t('bench.work') }),
-          cols.map((c) => h('th', { scope: 'col', text: t(`bench.${c}`) })), h('th', { scope: 'col', text: t('bench.ratio') }),
-          h('th', { scope: 'col', text: t('bench.ofPeak') }))),
+        txt('caption', 'bench.caption', { id: 'bench-caption' }),
+        h('thead', {}, h('tr', {}, txt('th', 'bench.work', { scope: 'col' }),
+          cols.map((c) => txt('th', `bench.${c}`, { scope: 'col' })), txt('th', 'bench.ratio', { scope: 'col' }),
+          txt('th', 'bench.ofPeak', { scope: 'col' }))),
         h('tbody', {}, cases.map((c, i) => h('tr', {}, h('th', { scope: 'row', text: caseName(c) }),
           cols.map((b) => h('td', { dataset: { build: b, row: i }, text: '…' })),
           ['ratio', 'peak'].map((b) => h('td', { dataset: { build: b, row: i },
             text: builds.includes('simd') ? '…' : '–' }))))),
       );
-      peakNote.textContent = '';
-      if (!builds.includes('simd')) status.textContent = t('bench.noSimd');
+      relabel();
+      setPeak(() => '');
+      if (!builds.includes('simd')) setStatus(() => t('bench.noSimd'));
     } else if (data.event === 'peak') {
       peak = data;
-      peakNote.textContent = t('bench.peak', { rate: decimals(data.median, 2), spread: spreadText(data.spread) });
+      setPeak(() => t('bench.peak', { rate: decimals(data.median, 2), spread: spreadText(data.spread) }));
       cases.forEach((_, i) => fillOfPeak(i));
     } else if (data.event === 'cell') {
       done++;
@@ -74,16 +102,25 @@ function run() {
       const a = cells.get(`scalar:${data.index}`), b = cells.get(`simd:${data.index}`);
       if (a && b) cellEl('ratio', data.index).textContent = `${decimals(b.median / a.median, 1)}×`;
       fillOfPeak(data.index);
-      status.textContent = t('bench.running', { done, total: cases.length * builds.length });
+      const now = done;
+      setStatus(() => t('bench.running', { done: now, total: cases.length * builds.length }));
     }
   };
   const port = connect(new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }), { onEvent });
   port.call('run', [n]).then(
-    () => { status.textContent = t('bench.done', { total: done }); },
-    (e) => { status.textContent = e.message; },
+    () => setStatus(() => t('bench.done', { total: done })),
+    (e) => setStatus(() => e.message),
   ).finally(() => {
     runButton.disabled = false;
     port.close();
   });
 }
 runButton.addEventListener('click', run);
+
+applyDocument();
+const lang = langSwitch.mount(document.getElementById('lang-switch'));
+relabel();
+onLangChange(() => {
+  lang.relabel();
+  relabel();
+});

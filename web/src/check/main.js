@@ -4,6 +4,7 @@
 // File.arrayBuffer() and their bytes are transferred to the worker.
 import '../style.css';
 import '../page.css';
+import '../nav-strings.js';
 import './check.css';
 import { createClient } from '../core/client.js';
 import { applyDocument, onLangChange, t } from '../i18n.js';

@@ -14,6 +14,7 @@
 // through their lang attributes, the way any host does.
 import '../style.css';
 import '../page.css';
+import '../nav-strings.js';
 import './docs.css';
 import './strings.js';
 import { applyDocument, getLang, onLangChange, t } from '../i18n.js';

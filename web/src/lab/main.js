@@ -11,6 +11,7 @@
 import 'uplot/dist/uPlot.min.css';
 import '../style.css';
 import '../page.css';
+import '../nav-strings.js';
 import './lab.css';
 import { applyDocument, onLangChange, t } from '../i18n.js';
 import { h, reducedMotion } from '../dom.js';

@@ -7,6 +7,7 @@
 import { WIDGETS, define } from './attnlab.js';
 import { browserLang, inLang, langOfTag, t } from '../i18n.js';
 import '../widgets/strings.js';
+import '../widgets/load-strings.js';
 
 const ALIASES = { div: 'divisor' };
 const params = new URLSearchParams(location.search);

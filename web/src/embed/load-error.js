@@ -3,6 +3,7 @@
 // with what to check, and tell the host with an attn-error event.
 import { browserLang, inLang, langOfTag, t } from '../i18n.js';
 import '../widgets/strings.js';
+import '../widgets/load-strings.js';
 
 export function showLoadError(tag, e) {
   for (const el of document.querySelectorAll(tag)) {

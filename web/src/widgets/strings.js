@@ -39,8 +39,6 @@ defineStrings('embed', {
     simd: 'SIMD128',
     scalar: 'scalar',
     coreFailed: 'The WebAssembly core could not be loaded: {message}. The server must send Access-Control-Allow-Origin for the embed files and application/wasm for the .wasm; the page’s CSP needs script-src with that origin and \'wasm-unsafe-eval\'.',
-    loadFailed: 'This widget could not load its code: {message}. Check the script URL, that the server sends Access-Control-Allow-Origin, and that the page’s CSP allows the script’s origin in script-src.',
-    unknownWidget: 'There is no widget “{w}”. Use one of: {list}.',
   },
   zh: {
     button: '嵌入',
@@ -50,7 +48,5 @@ defineStrings('embed', {
     simd: 'SIMD128',
     scalar: '标量（scalar）',
     coreFailed: '无法加载 WebAssembly 计算核心：{message}。服务器须为嵌入文件发送 Access-Control-Allow-Origin，并以 application/wasm 发送 .wasm；页面的 CSP 须在 script-src 中包含该来源和 \'wasm-unsafe-eval\'。',
-    loadFailed: '此组件无法加载其代码：{message}。请检查脚本地址、服务器是否发送 Access-Control-Allow-Origin，以及页面的 CSP 是否在 script-src 中允许该脚本的来源。',
-    unknownWidget: '没有名为“{w}”的组件。可用的有：{list}。',
   },
 });

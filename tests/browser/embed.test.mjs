@@ -12,6 +12,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { WEB, launch } from './harness.mjs';
 import { serveStatic } from './static-server.mjs';
+import { softmax } from '../node/oracle.mjs';
 
 const TIMEOUT = 90_000;
 // The explainer's widgets, each measured alone and after another one: the
@@ -22,13 +23,6 @@ const FRAMED = ['chain', 'variance', 'proof', 'softmax-table', 'saturation', 'tr
 const EMBED_DIR = path.join(WEB, 'dist', 'embed');
 const CORS = { 'Access-Control-Allow-Origin': '*' };
 
-function softmax(scores, divisor = 1) {
-  const z = scores.map((s) => s / divisor);
-  const m = Math.max(...z);
-  const e = z.map((x) => Math.exp(x - m));
-  const sum = e.reduce((a, b) => a + b, 0);
-  return e.map((x) => x / sum);
-}
 const pp = (text) => Number(text.replace(/[%\s]/g, ''));
 
 // The host's own stylesheet: as rude as a real blog theme can be.

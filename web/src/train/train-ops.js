@@ -26,6 +26,7 @@
 // Typed arrays are copied out of wasm memory (the core's views die at the
 // next call), so a worker can transfer them instead of cloning.
 import { loadModule } from '../core/loader.js';
+import { nextTask as rpcNextTask } from '../core/rpc.js';
 
 /** A worker's batch: one core call of about this long. */
 export const WORKER_TARGET_MS = 40;
@@ -45,18 +46,9 @@ export function createTrainOps(emit, options = {}) {
   const runs = new Map();  // runId -> run state
   let looping = false;
 
-  // A macrotask without setTimeout's clamping: queued messages run in between
-  // (the channel is made on first use; a Node test passes its own nextTask).
-  let channel = null;
-  const wakers = [];
-  const nextTask = options.nextTask ?? (() => new Promise((resolve) => {
-    if (!channel) {
-      channel = new MessageChannel();
-      channel.port1.onmessage = () => wakers.shift()?.();
-    }
-    wakers.push(resolve);
-    channel.port2.postMessage(0);
-  }));
+  // Between batches, a macrotask (rpc.js nextTask): queued messages run in
+  // between. A Node test passes its own.
+  const nextTask = options.nextTask ?? rpcNextTask;
 
   function captureMap(r) {
     const m = r.s.attentionMaps();

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import katex from 'katex';
 import { FORMULAS } from './src/math/formulas.js';
+import { staticText } from './scripts/static-text.mjs';
 
 export const CSP = [
   "default-src 'self'",
@@ -88,7 +89,7 @@ export function copyAsIs(files) {
 
 export default defineConfig({
   base: './',
-  plugins: [requireWasm(), cspMeta(), formulas(), copyAsIs({
+  plugins: [requireWasm(), cspMeta(), staticText(), formulas(), copyAsIs({
     'embed-example.html': './embed-example.html',
     'embed-example.js': './src/docs/example.js',
     'embed-example.css': './src/docs/example.css',

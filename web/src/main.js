@@ -1,6 +1,6 @@
-// The page: registers the custom elements of sections 1-5 (section 6's loads
-// on its Start button, page-training.js), fills the page's own
-// text, and relabels the rest when the language changes. Every widget talks to
+// The page: draws the first screen's live figure (hero.js), registers the
+// custom elements of sections 1-5 (section 6's loads on its Start button,
+// page-training.js), fills the page's own text, and relabels the rest when the language changes. Every widget talks to
 // the one core worker (core/client.js); each works alone on a page too.
 import './style.css';
 import './page.css';
@@ -11,6 +11,7 @@ import { applyDocument, onLangChange } from './i18n.js';
 import * as langSwitch from './widgets/lang-switch.js';
 import * as buildInfo from './widgets/build-info.js';
 import * as training from './page-training.js';
+import * as hero from './hero.js';
 import './widgets/attn-chain.js';
 import './widgets/attn-variance.js';
 import './widgets/attn-proof.js';
@@ -24,5 +25,6 @@ const widgets = [
   langSwitch.mount(byId('lang-switch')),
   buildInfo.mount(byId('build-info'), client),
   training.mount(),
+  hero.mount(byId('hero'), client),
 ];
 onLangChange(() => widgets.forEach((w) => w.relabel()));

@@ -1,0 +1,178 @@
+// Browser test of the explainer's first screen (web/src/hero.js, index.html's
+// .intro): a live figure, a control and a drawn chart inside the first viewport
+// at 1280×800 and 375×700, in both languages; its numbers are the core's and
+// agree with a plain-JS softmax; and with JavaScript off the page still shows
+// its prose, the chain's diagram and the proof's formulas.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, startPreview } from './harness.mjs';
+import { softmax } from '../node/oracle.mjs';
+
+const TIMEOUT = 60_000;
+let server;
+let browser;
+
+before(async () => {
+  server = await startPreview();
+  browser = await launch(server.origin);
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/** The figure's numbers once the core has drawn them: {dk, rows: {unscaled, scaled}: [{p, score, height}]}. */
+async function heroState(page) {
+  await page.waitForFunction(() => {
+    const fig = document.getElementById('hero');
+    return fig && !fig.classList.contains('is-stale') && fig.querySelector('.hero-p')?.textContent;
+  }, null, { timeout: 20_000 });
+  return page.evaluate(() => ({
+    dk: document.getElementById('hero-dk-out').textContent,
+    note: document.getElementById('hero-note').textContent,
+    rows: Object.fromEntries(['unscaled', 'scaled'].map((key) => {
+      const row = document.querySelector(`#hero [data-row="${key}"]`);
+      return [key, {
+        title: row.querySelector('.chart-title').textContent,
+        cols: [...row.querySelectorAll('.hero-col')].map((c) => ({
+          p: c.querySelector('.hero-p').textContent,
+          score: c.querySelector('.hero-s').textContent,
+          height: c.querySelector('.fill').getBoundingClientRect().height,
+          bar: c.querySelector('.bar').clientHeight, // the fill's 100%: inside the axis line
+        })),
+      }];
+    })),
+  }));
+}
+
+// "86.68%" -> 0.8668; "<0.01%" -> anything below 0.0001 (format.js percent).
+const pct = (s) => (s.startsWith('<') ? 0 : Number(s.replace(/[^\d.]/g, '')) / 100);
+
+describe('the first screen', { timeout: TIMEOUT * 6 }, () => {
+  for (const [width, height] of [[1280, 800], [375, 700]]) {
+    for (const lang of ['en', 'zh']) {
+      test(`${width}×${height} ${lang}: a control and a drawn chart in the first viewport`, { timeout: TIMEOUT }, async () => {
+        const page = await browser.context.newPage();
+        await page.setViewportSize({ width, height });
+        await page.goto(`${server.origin}/?lang=${lang}`);
+        await heroState(page);
+        const boxes = await page.evaluate(() => {
+          const focusable = [...document.querySelectorAll('main input, main button, main select, main textarea, #hero input')]
+            .filter((el) => el.getClientRects().length);
+          const first = focusable.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0];
+          const box = (el) => { const r = el.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; };
+          return {
+            control: first.id, controlBox: box(first),
+            chart: box(document.querySelector('#hero .hero-rows')),
+            filled: [...document.querySelectorAll('#hero .fill')].filter((f) => f.getBoundingClientRect().height >= 1).length,
+          };
+        });
+        assert.equal(boxes.control, 'hero-dk', 'the first control is the figure’s d_k slider');
+        for (const [what, b] of [['control', boxes.controlBox], ['chart', boxes.chart]]) {
+          assert.ok(b.top >= 0 && b.bottom <= height && b.left >= 0 && b.right <= width,
+            `${what} at ${JSON.stringify(b)} is not inside the ${width}×${height} viewport`);
+        }
+        assert.equal(boxes.filled, 6, 'six bars are drawn');
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+        assert.ok(overflow <= 0, `the page is ${overflow} px wider than the screen`);
+        await page.close();
+      });
+    }
+  }
+
+  test('the figure opens on the seed’s 14, 10, 12 at d_k = 64; the slider grows the row, √d_k keeps it', { timeout: TIMEOUT }, async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${server.origin}/?lang=en`);
+    let s = await heroState(page);
+    assert.equal(s.dk, 'dₖ = 64');
+    assert.deepEqual(s.rows.unscaled.cols.map((c) => c.score), ['14', '10', '12']);
+    assert.match(s.rows.scaled.title, /√dₖ = 8\b/);
+    const check = (row, scores, divisor) => {
+      const want = softmax(scores, divisor);
+      row.cols.forEach((c, j) => {
+        if (c.p.startsWith('<')) assert.ok(want[j] < 0.0001, `p${j} ${c.p} vs ${want[j]}`);
+        else assert.ok(Math.abs(pct(c.p) - want[j]) <= 0.00005 + 1e-12, `p${j} ${c.p} vs ${want[j]}`);
+        assert.ok(Math.abs(c.height / c.bar - want[j]) < 0.02, `bar ${j} height ${c.height}/${c.bar} vs ${want[j]}`);
+      });
+    };
+    check(s.rows.unscaled, [14, 10, 12], 1);
+    check(s.rows.scaled, [14, 10, 12], 8);
+    // The seed's worked numbers, as the article prints them.
+    assert.deepEqual(s.rows.unscaled.cols.map((c) => c.p), ['86.68%', '1.59%', '11.73%']);
+    assert.deepEqual(s.rows.scaled.cols.map((c) => c.p), ['41.92%', '25.43%', '32.65%']);
+    assert.match(s.note, /14, 10, 12/);
+
+    // By keyboard: End takes d_k to 4096, where the row is 8× the seed's.
+    await page.focus('#hero-dk');
+    await page.keyboard.press('End');
+    await page.waitForFunction(() => document.getElementById('hero-dk-out').textContent === 'dₖ = 4096');
+    s = await heroState(page);
+    assert.deepEqual(s.rows.unscaled.cols.map((c) => c.score), ['112', '80', '96']);
+    check(s.rows.unscaled, [112, 80, 96], 1);
+    check(s.rows.scaled, [112, 80, 96], 64);
+    assert.equal(s.rows.scaled.cols.map((c) => c.p).join(), '41.92%,25.43%,32.65%', 'divided by √d_k the row does not change');
+    assert.equal(s.rows.unscaled.cols[0].p, '100.00%');
+    assert.match(s.note, /dₖ = 4096/);
+
+    // Home: d_k = 1, the row is an eighth of the seed's, softmax spread out either way.
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() => document.getElementById('hero-dk-out').textContent === 'dₖ = 1');
+    s = await heroState(page);
+    check(s.rows.unscaled, [1.75, 1.25, 1.5], 1);
+    check(s.rows.scaled, [1.75, 1.25, 1.5], 1);
+    await page.close();
+  });
+
+  test('in Chinese the figure speaks Chinese', { timeout: TIMEOUT }, async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${server.origin}/?lang=zh`);
+    const s = await heroState(page);
+    assert.match(s.rows.unscaled.title, /不缩放/);
+    assert.match(s.rows.scaled.title, /除以 √dₖ = 8/);
+    assert.match(s.note, /原文/);
+    const caption = await page.textContent('#hero-caption');
+    assert.match(caption, /调节/);
+    await page.close();
+  });
+
+  test('with JavaScript off: the prose, the chain’s diagram and the proof’s formulas show; the figure hides', { timeout: TIMEOUT }, async () => {
+    const nojs = await launch(server.origin, { javaScriptEnabled: false });
+    try {
+      const page = await nojs.context.newPage();
+      await page.goto(`${server.origin}/`);
+      const seen = await page.evaluate(() => {
+        const visible = (el) => Boolean(el && el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden');
+        return {
+          title: document.querySelector('h1').textContent,
+          lede: document.querySelector('.lede').textContent,
+          headings: [...document.querySelectorAll('main h2')].map((h) => h.textContent.trim()),
+          intros: [...document.querySelectorAll('main section > p[data-i18n]')].filter((p) => visible(p) && p.textContent.length > 40).length,
+          svg: visible(document.querySelector('.static-chain svg')),
+          svgLinks: document.querySelectorAll('.static-chain svg a').length,
+          math: [...document.querySelectorAll('.static-formula math')].filter(visible).length,
+          hero: visible(document.getElementById('hero')),
+          toc: [...document.querySelectorAll('.toc a')].map((a) => a.textContent),
+        };
+      });
+      assert.match(seen.title, /√dₖ/);
+      assert.match(seen.lede, /dot product/);
+      assert.equal(seen.headings.length, 6);
+      for (const h of seen.headings) assert.ok(h.length > 3, `heading "${h}" is empty`);
+      assert.ok(seen.intros >= 8, `only ${seen.intros} paragraphs of prose show`);
+      assert.ok(seen.svg, 'the chain’s diagram shows');
+      assert.ok(seen.svgLinks >= 5, 'its nodes link to the sections');
+      assert.equal(seen.math, 7, 'the proof’s seven formulas show as MathML');
+      assert.equal(seen.hero, false, 'the live figure, which needs scripts, is hidden');
+      assert.equal(seen.toc.length, 6);
+      await page.close();
+      assert.deepEqual(nojs.problems, []);
+    } finally {
+      await nojs.close();
+    }
+  });
+
+  test('no console error, page error or request to another origin', () => {
+    assert.deepEqual(browser.problems, []);
+  });
+});

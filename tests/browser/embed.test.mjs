@@ -178,7 +178,7 @@ describe('the embed on another origin', () => {
     // Saturation: the table alternative names the widget's own attributes.
     const rowTitle = (id) => page.$eval(`#${id}`, (el) => el.shadowRoot.querySelector('.table-title')?.textContent ?? '');
     await until(page, () => /dₖ = 256/.test(document.querySelector('#sat').shadowRoot.querySelector('.table-title')?.textContent), null, 'sat row');
-    await until(page, () => /dₖ = 16, m = 8, divisor 16, seed 3/.test(document.querySelector('#sat2').shadowRoot.querySelector('.table-title')?.textContent), null, 'sat2 row');
+    await until(page, () => /dₖ = 16, m = 8, divisor 16, random seed 3/.test(document.querySelector('#sat2').shadowRoot.querySelector('.table-title')?.textContent), null, 'sat2 row');
     // The probabilities of the sampled row against a JS softmax of its own scores.
     const rows = await page.$eval('#sat', (el) => {
       const d = el.shadowRoot.querySelector('.data-details');
@@ -196,7 +196,7 @@ describe('the embed on another origin', () => {
     assert.equal(await page.$eval('#sat', (el) => el.dk), 1024);
     await page.$eval('#sat', (el) => { el.divisor = 'dk'; });
     await until(page, () => /divisor 1,024/.test(document.querySelector('#sat').shadowRoot.querySelector('.table-title')?.textContent), null, 'divisor dk');
-    assert.match(await rowTitle('sat2'), /dₖ = 16, m = 8, divisor 16, seed 3/);
+    assert.match(await rowTitle('sat2'), /dₖ = 16, m = 8, divisor 16, random seed 3/);
     const changes = await page.evaluate(() => window.__changes.filter((c) => c.id === 'sat'));
     assert.ok(changes.some((c) => c.dk === 1024 && c.divisor === 'dk'), JSON.stringify(changes));
 

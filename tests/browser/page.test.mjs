@@ -985,7 +985,7 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
       document.body.prepend(host);
     });
     const row = await until(() => page.$eval('#s2-row-table-title', (e) => e.textContent), (t) => t.includes('dₖ = 16'));
-    assert.match(row, /m = 8, divisor 16, seed 3/);
+    assert.match(row, /m = 8, divisor 16, random seed 3/);
     assert.equal(await page.$$eval('#p2-grid td.cell', (c) => c.length), 4);
     assert.equal(await page.$eval('attn-proof', (e) => e.dataset.step), '4');
     await until(() => page.$eval('#v2-readout', (e) => e.dataset.theoryVar ?? ''), (v) => v === '8');

@@ -1,8 +1,9 @@
-// Browser test of the explainer's first screen (web/src/hero.js, index.html's
+// Browser test of the first screens: the explainer's (web/src/hero.js, index.html's
 // .intro): a live figure, a control and a drawn chart inside the first viewport
 // at 1280×800 and 375×700, in both languages; its numbers are the core's and
 // agree with a plain-JS softmax; and with JavaScript off the page still shows
-// its prose, the chain's diagram and the proof's formulas.
+// its prose, the chain's diagram and the proof's formulas. The lab's: its
+// Start on a phone's first screen.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, startPreview } from './harness.mjs';
@@ -171,6 +172,31 @@ describe('the first screen', { timeout: TIMEOUT * 6 }, () => {
       await nojs.close();
     }
   });
+
+  for (const lang of ['en', 'zh']) {
+    test(`the lab at 375×700 (${lang}): Start is on the first screen, with its settings in a line, and starts the comparison`, { timeout: TIMEOUT }, async () => {
+      const page = await browser.context.newPage();
+      await page.setViewportSize({ width: 375, height: 700 });
+      await page.goto(`${server.origin}/lab.html?lang=${lang}&dk=64&steps=40&div=sqrt,1`);
+      const quick = page.locator('#lab-quick-start');
+      await quick.waitFor();
+      const box = await quick.boundingBox();
+      assert.ok(box.y >= 0 && box.y + box.height <= 700 && box.x + box.width <= 375, `Start at ${JSON.stringify(box)}`);
+      const what = await page.textContent('#lab-quick-what');
+      assert.match(what, /dₖ = 64/);
+      assert.match(what, lang === 'en' ? /√dₖ, 1 \(no scaling\); Adam, 40 steps/ : /√dₖ、1（不缩放）；Adam，40 步/);
+      assert.match(await quick.textContent(), lang === 'en' ? /Start the comparison/ : /开始比较/);
+      // A change in the form shows at once in the line.
+      await page.fill('#lab-steps', '30');
+      assert.match(await page.textContent('#lab-quick-what'), /30/);
+      await quick.click();
+      await page.waitForFunction(() => ['running', 'done'].includes(document.getElementById('lab-status').dataset.state), null, { timeout: 30_000 });
+      await page.waitForFunction(() => document.getElementById('lab-status').dataset.state === 'done', null, { timeout: 60_000 });
+      const top = await page.evaluate(() => document.getElementById('lab-curves').getBoundingClientRect().top);
+      assert.ok(top < 700, `after Start the curves are in view (top ${top})`);
+      await page.close();
+    });
+  }
 
   test('no console error, page error or request to another origin', () => {
     assert.deepEqual(browser.problems, []);

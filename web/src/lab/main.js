@@ -19,7 +19,7 @@ import { readState } from '../state.js';
 import { decimals, fixed, int } from '../format.js';
 import * as langSwitch from '../widgets/lang-switch.js';
 import './strings.js';
-import { SNAPSHOT_SAMPLES, FORM_PREFIX, FORM_STATE, divisorOptions, splitDivisors } from '../train/config.js';
+import { SNAPSHOT_SAMPLES, FORM_PREFIX, FORM_STATE, OPTIMIZERS, divisorOptions, splitDivisors } from '../train/config.js';
 import { Pool, CORES } from '../train/pool.js';
 import { createForm } from './form.js';
 import { Comparison } from '../train/comparison.js';
@@ -91,6 +91,29 @@ root.replaceChildren(
   h('p', { class: 'lab-links' }, txt('a', 'lab.back', { href: './index.html' }), ' · ', txt('a', 'lab.toCheck', { href: './check.html' })),
 );
 
+// ---- the first screen's way in: on a phone the form's own Start is a long
+// scroll down, so the header starts the same comparison, its settings in a line ----
+const quickStart = h('button', { type: 'button', id: 'lab-quick-start', class: 'primary' });
+const quickWhat = h('span', { id: 'lab-quick-what' });
+byId('lab-lede').after(h('p', { class: 'lab-quick', id: 'lab-quick' },
+  quickStart, ' ', quickWhat, ' ', txt('a', 'lab.quick.change', { href: '#lab-setup' })));
+quickStart.addEventListener('click', async () => {
+  await start(performance.now());
+  // To the curves, or to the form's message when a setting is wrong.
+  byId(status.dataset.state === 'invalid' ? 'lab-setup' : 'lab-curves').scrollIntoView({ behavior: reducedMotion() ? 'auto' : 'smooth' });
+});
+
+function relabelQuick() {
+  const v = form.values();
+  const { presets, custom } = splitDivisors(v.div);
+  const divs = divisorOptions(presets, custom).map((d) => (d.custom ? d.option : t(`lab.div.preset.${d.option}`)));
+  quickWhat.textContent = t('lab.quick.what', {
+    dk: v.dk, divs: divs.join(t('lab.quick.sep')), opt: OPTIMIZERS.includes(v.opt) ? t(`lab.opt.${v.opt}`) : v.opt, steps: v.steps,
+  });
+}
+form.el.addEventListener('input', relabelQuick);
+form.el.addEventListener('change', relabelQuick);
+
 // ---- starting, pausing, resetting ----
 // Start is refused while a comparison is being checked or runs (Pause and
 // Reset act on it then); it comes back, as "Start again", when it is done,
@@ -99,6 +122,7 @@ function syncStart() {
   const busy = page.starting || (page.cmp !== null && page.cmp.busy);
   if (busy && document.activeElement === startButton) pauseButton.focus();
   startButton.disabled = busy;
+  quickStart.disabled = busy;
   relabelButtons();
 }
 
@@ -314,6 +338,7 @@ function relabelButtons() {
   startButton.textContent = t(page.cmp ? 'lab.btn.restart' : 'lab.btn.start');
   pauseButton.textContent = t(page.cmp?.paused ? 'lab.btn.resume' : 'lab.btn.pause');
   resetButton.textContent = t('lab.btn.reset');
+  quickStart.textContent = t(page.cmp ? 'lab.btn.restart' : 'lab.quick.start');
 }
 
 function relabelComparison() {
@@ -333,6 +358,7 @@ function relabel() {
   byId('lab-lede').textContent = t('lab.lede');
   for (const [el, key] of texts) el.textContent = t(key);
   form.relabel();
+  relabelQuick();
   dataSummary.textContent = t('lab.data.summary');
   relabelButtons();
   relabelComparison();

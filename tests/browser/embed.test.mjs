@@ -29,7 +29,8 @@ const pp = (text) => Number(text.replace(/[%\s]/g, ''));
 const HOST_CSS = `* { font: 40px serif !important; color: red; }
 div { padding: 30px; }
 body { margin: 7px; background: rgb(250, 240, 230); }
-h1 { letter-spacing: 3px; }`;
+h1 { letter-spacing: 3px; }
+#col { width: 300px; padding: 0; }`;
 
 /** The CSP the docs give a host: script and worker from the embed origin, wasm allowed. */
 const hostCsp = (embed, { worker = true, wasm = true } = {}) => [
@@ -130,6 +131,8 @@ describe('the embed on another origin', () => {
       '/bad.html': hostPage({ csp: hostCsp(E), body: `<attn-saturation id="abc" dk="abc"></attn-saturation>
 <attn-saturation id="zero" dk="0"></attn-saturation><attn-saturation id="div0" divisor="0"></attn-saturation>`, scripts: [`${E}/attnlab.js`] }),
       '/lang.html': hostPage({ csp: hostCsp(E), lang: 'zh-CN', body: '<attn-softmax-table id="zh"></attn-softmax-table><attn-softmax-table id="en" lang="en" theme="dark"></attn-softmax-table>', scripts: [`${E}/attnlab.js`] }),
+      // A narrow column on a wide screen: each widget takes the layout of its own width.
+      '/narrow.html': hostPage({ csp: hostCsp(E), body: `<div id="col">${all}</div>`, scripts: [`${E}/attnlab.js`] }),
       '/frame.html': hostPage({ csp: hostCsp(E), body: `<iframe id="f" title="widget" src="${E}/frame.html?w=saturation&dk=256&div=1&lang=zh&theme=dark&controls=none" width="600" height="150"></iframe>` }),
       '/frame-bad.html': hostPage({ csp: hostCsp(E), body: `<iframe id="f" title="widget" src="${E}/frame.html?w=nope" width="600" height="150"></iframe>` }),
     });
@@ -254,6 +257,27 @@ describe('the embed on another origin', () => {
     const sweep = await page.evaluate(() => window.__kept.shadowRoot.querySelector('.progress').textContent);
     await page.waitForTimeout(800);
     assert.equal(await page.evaluate(() => window.__kept.shadowRoot.querySelector('.progress').textContent), sweep, 'the sweep went on off the page');
+    await page.close();
+  });
+
+  test('in a 300 px column of a wide page every widget fits its column, in its narrow layout', { timeout: TIMEOUT }, async () => {
+    const page = await open('/narrow.html');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await until(page, () => /\d/.test(document.querySelector('#table')?.shadowRoot?.querySelector('[data-row="ex0-unscaled"] .prob')?.textContent ?? ''), null, 'the table');
+    await until(page, () => document.querySelector('#chain')?.shadowRoot?.querySelector('.chain-list li'), null, 'the chain');
+    const fit = await page.evaluate(() => [...document.querySelectorAll('#col > *')].map((el) => {
+      const box = el.shadowRoot.querySelector('.attn-root');
+      return { id: el.id, width: el.getBoundingClientRect().width, scroll: box.scrollWidth, client: box.clientWidth,
+        page: document.documentElement.scrollWidth };
+    }));
+    for (const f of fit) {
+      assert.ok(f.width <= 300.5, `${f.id} is ${f.width} px wide in a 300 px column`);
+      assert.ok(f.scroll <= f.client + 1, `${f.id}: content ${f.scroll} px in ${f.client} px`);
+    }
+    assert.ok(fit[0].page <= 1280, 'the page does not scroll sideways');
+    // The chain's flowchart and its text stack in one column (chain.css's narrow layout, as a container query).
+    const cols = await page.$eval('#chain', (el) => getComputedStyle(el.shadowRoot.querySelector('.chain-layout')).gridTemplateColumns.split(' ').length);
+    assert.equal(cols, 1);
     await page.close();
   });
 

@@ -59,7 +59,7 @@ test('the page runs under the strict CSP, with a keyboard-reachable file input',
   assert.match(await page.textContent('#check-snippet'), /register_forward_hook/);
   // The limits the page states are the core's (checkLimits()), not copies in JS.
   await page.waitForFunction(() => document.getElementById('check-limits').textContent !== '');
-  assert.match(await page.textContent('#check-limits'), /^Limits: files up to 64 MiB; q and k up to 4194304 values each/);
+  assert.match(await page.textContent('#check-limits'), /^Limits: files up to 64 MiB; q and k up to 4,194,304 values each \(heads·n·dₖ\), n up to 4096, dₖ up to 65,536;/);
 });
 
 test('every bad input, uploaded, gives the CLI\'s message and leaves the page working', { timeout: 300_000 }, async () => {

@@ -297,8 +297,8 @@ const BAD = [
   ['#lab-heads', '0', { core: { heads: 0 } }],
   ['#lab-lr', '-1', { core: { lr: -1 } }],
   ['#lab-lr', 'fast', { core: { lr: NaN } }],
-  ['#lab-steps', '0', /^Steps must be a whole number from 1 to 100000\.$/],
-  ['#lab-steps', 'many', /^Steps must be a whole number from 1 to 100000\.$/],
+  ['#lab-steps', '0', /^Steps must be a whole number from 1 to 100,000\.$/],
+  ['#lab-steps', 'many', /^Steps must be a whole number from 1 to 100,000\.$/],
   ['#lab-seed', '-1', { core: { seed: -1 } }],
   ['#lab-div-custom', '0', { core: { divisor: '0' } }],
   ['#lab-div-custom', '-1', { core: { divisor: '-1' } }],
@@ -363,7 +363,7 @@ test('a malformed URL: each bad value gets its message next to its control, and 
   const wanted = {
     'lab-task-msg': { task: 'sorting' }, 'lab-dk-msg': { dk: NaN }, 'lab-heads-msg': { heads: -2 },
     'lab-opt-msg': { optimizer: 'rmsprop' }, 'lab-lr-msg': { lr: 0 }, 'lab-seed-msg': { seed: NaN },
-    'lab-div-msg': { divisor: 'zero' }, 'lab-steps-msg': /^Steps must be a whole number from 1 to 100000\.$/,
+    'lab-div-msg': { divisor: 'zero' }, 'lab-steps-msg': /^Steps must be a whole number from 1 to 100,000\.$/,
   };
   await page.waitForFunction((ids) => ids.every((id) => document.getElementById(id).textContent), Object.keys(wanted), { timeout: 20_000 });
   for (const [id, want] of Object.entries(wanted)) {

@@ -59,3 +59,14 @@ test('num: very small and large numbers as a reader writes them, never E-notatio
   }
   setLang('en');
 });
+
+test('one grouping rule: groups of three from five digits on, in both languages', () => {
+  for (const lang of ['en', 'zh']) {
+    setLang(lang);
+    assert.deepEqual([16, 4096, 65536, 1000000, 4194304].map(F.int), ['16', '4096', '65,536', '1,000,000', '4,194,304'], lang);
+    assert.equal(F.num(1024, 6), '1024', lang);
+    assert.equal(F.num(65536, 6), '65,536', lang);
+    assert.equal(F.decimals(12345.678, 1), '12,345.7', lang);
+  }
+  setLang('en');
+});

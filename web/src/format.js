@@ -3,10 +3,13 @@
 import { locale } from './i18n.js';
 
 const cache = new Map();
+// One grouping rule for every number: digits in groups of three from five
+// digits on (65,536 and 1,000,000, but 4096), as style guides write them;
+// a comma in both languages, so a number never breaks across lines.
 function nf(options) {
   const key = locale() + JSON.stringify(options);
   let f = cache.get(key);
-  if (!f) cache.set(key, (f = new Intl.NumberFormat(locale(), options)));
+  if (!f) cache.set(key, (f = new Intl.NumberFormat(locale(), { useGrouping: 'min2', ...options })));
   return f;
 }
 
@@ -62,7 +65,7 @@ export function percentNumber(share) {
 
 /** An integer without grouping (d_k = 4096, as written in formulas). */
 export function int(x) {
-  return Number.isFinite(x) ? nf({ maximumFractionDigits: 0, useGrouping: false }).format(x) : DASH;
+  return Number.isFinite(x) ? nf({ maximumFractionDigits: 0 }).format(x) : DASH;
 }
 
 /** A list of numbers, e.g. scores. */

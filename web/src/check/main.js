@@ -9,7 +9,7 @@ import './check.css';
 import { createClient } from '../core/client.js';
 import { applyDocument, onLangChange, t } from '../i18n.js';
 import { h, setFieldError } from '../dom.js';
-import { decimals } from '../format.js';
+import { decimals, int } from '../format.js';
 import * as langSwitch from '../widgets/lang-switch.js';
 import { renderReport, reportCsv } from './report.js';
 import './strings.js';
@@ -29,7 +29,9 @@ const limitsReady = client.call('checkLimits').then((l) => {
   return l;
 });
 limitsReady.catch(() => {});  // a core that did not load is reported in the footer
-const limitParams = () => (limits ? { mb: limits.maxFileBytes / 2 ** 20, values: limits.maxValues } : null);
+const limitParams = () => (limits ? {
+  mb: int(limits.maxFileBytes / 2 ** 20), values: int(limits.maxValues), n: int(limits.maxSeqLen), dk: int(limits.maxDk),
+} : null);
 const SAMPLES = [
   { file: 'init.npz', key: 'check.sampleInit' },
   { file: 'saturated.npz', key: 'check.sampleSaturated' },

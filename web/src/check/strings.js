@@ -35,7 +35,7 @@ defineStrings('check', {
     sampleCheck: 'Check it',
     sampleDownload: 'download',
     limits:
-      'Limits: files up to {mb} MiB; q and k up to {values} values each (heads·n·dₖ), n up to 4096, dₖ up to 65 536; heads·n_q·n_k up to 2²⁴ logits.',
+      'Limits: files up to {mb} MiB; q and k up to {values} values each (heads·n·dₖ), n up to {n}, dₖ up to {dk}; heads·n_q·n_k up to 2²⁴ logits.',
     tooBig: '“{name}” is {size} MiB, more than the limit of {mb} MiB.',
     tooMany: 'Give one file (q and k together) or two (q, then k), not {n}.',
     checking: 'Checking {files}…',
@@ -122,7 +122,7 @@ defineStrings('check', {
     sampleCheck: '检查',
     sampleDownload: '下载',
     limits:
-      '限制：文件最大 {mb} MiB；q 与 k 各最多 {values} 个数（heads·n·dₖ），n 最大 4096，dₖ 最大 65 536；heads·n_q·n_k 最多 2²⁴ 个 logit。',
+      '限制：文件最大 {mb} MiB；q 与 k 各最多 {values} 个数（heads·n·dₖ），n 最大 {n}，dₖ 最大 {dk}；heads·n_q·n_k 最多 2²⁴ 个 logit。',
     tooBig: '“{name}”有 {size} MiB，超过 {mb} MiB 的上限。',
     tooMany: '请给一个文件（同时含 q 与 k）或两个文件（先 q 后 k），而不是 {n} 个。',
     checking: '正在检查 {files}…',

@@ -27,7 +27,7 @@ after(async () => {
 async function heroState(page) {
   await page.waitForFunction(() => {
     const fig = document.getElementById('hero');
-    return fig && !fig.classList.contains('is-stale') && fig.querySelector('.hero-p')?.textContent;
+    return fig && !fig.classList.contains('is-stale') && fig.dataset.dk;
   }, null, { timeout: 20_000 });
   return page.evaluate(() => ({
     dk: document.getElementById('hero-dk-out').textContent,
@@ -195,6 +195,37 @@ describe('the first screen', { timeout: TIMEOUT * 6 }, () => {
       const top = await page.evaluate(() => document.getElementById('lab-curves').getBoundingClientRect().top);
       assert.ok(top < 700, `after Start the curves are in view (top ${top})`);
       await page.close();
+    });
+  }
+
+  test('the built HTML already holds the figure at d_k = 64, computed by the native core', async () => {
+    const html = await (await fetch(`${server.origin}/index.html`)).text();
+    const text = (key) => new RegExp(`data-hero="${key.replace('.', '\\.')}">([^<]*)<`).exec(html)?.[1];
+    const want = { unscaled: softmax([14, 10, 12], 1), scaled: softmax([14, 10, 12], 8) };
+    for (const key of ['unscaled', 'scaled'])
+      want[key].forEach((p, j) => assert.ok(Math.abs(pct(text(`${key}.p${j}`)) - p) <= 0.00005 + 1e-12, `${key}.p${j}: ${text(`${key}.p${j}`)}`));
+    assert.equal(text('scaled.title'), 'Divided by √dₖ = 8');
+    assert.match(text('note'), /^At dₖ = 64 these are the seed’s scores 14, 10, 12/);
+  });
+
+  for (const [width, height] of [[375, 700], [1280, 800]]) {
+    test(`${width}×${height}: nothing moves while the pages load (cumulative layout shift, English)`, { timeout: TIMEOUT }, async () => {
+      for (const name of ['index.html', 'lab.html', 'check.html', 'bench.html']) {
+        const page = await browser.context.newPage();
+        await page.setViewportSize({ width, height });
+        await page.addInitScript(() => {
+          window.__shifts = [];
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts.push(e.value);
+          }).observe({ type: 'layout-shift', buffered: true });
+        });
+        await page.goto(`${server.origin}/${name}?lang=en`);
+        if (name === 'index.html') await heroState(page);
+        await page.waitForTimeout(1500);
+        const cls = await page.evaluate(() => window.__shifts.reduce((a, b) => a + b, 0));
+        assert.ok(cls < 0.02, `${name}: cumulative layout shift ${cls.toFixed(4)}`);
+        await page.close();
+      }
     });
   }
 

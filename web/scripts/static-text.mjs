@@ -6,6 +6,7 @@
 // formulas (KaTeX's MathML, which the browser draws without KaTeX's CSS).
 // So with JavaScript off the prose, the diagram and the formulas still show;
 // only the live figures need scripts.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,6 +14,7 @@ import katex from 'katex';
 import { FORMULAS } from '../src/math/formulas.js';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+const CLI = fileURLToPath(new URL('../../build/native/bin/attnlab', import.meta.url));
 
 // Every module that registers strings: *strings.js anywhere under src/.
 function stringModules(dir = SRC) {
@@ -33,18 +35,48 @@ const STATIC = {
     .join('\n'),
 };
 
+// The first screen's figure (src/hero.js) at d_k = 64, computed by the native
+// core (the CLI scripts/build.sh builds first): its texts are in the first
+// paint, so nothing moves when the wasm core answers. Without the CLI (a bare
+// `vite build`) the figure fills in when the page's core answers.
+function cliCall(name, args) {
+  const run = (scores, divisor, dk) => JSON.parse(execFileSync(CLI,
+    ['softmax', '--scores', scores.map(String).join(','), '--divisor', String(divisor), '--dk', String(dk)], { encoding: 'utf8' }));
+  if (name === 'resolveDivisor') return Promise.resolve({ value: run([0], args[0], args[1]).divisor });
+  if (name === 'softmaxStats') {
+    const r = run(args[0], args[1], 1);
+    return Promise.resolve({ probs: r.probs, maxProb: r.max_prob, entropy: r.entropy, jacobianNorm: r.jacobian_norm });
+  }
+  throw new Error(`static-text: no CLI form of ${name}`);
+}
+
+async function heroTexts(i18n) {
+  if (!fs.existsSync(CLI)) {
+    console.warn(`static-text: ${CLI} is missing (scripts/build.sh builds it); the first screen's figure fills in at run time`);
+    return {};
+  }
+  const hero = await import(pathToFileURL(path.join(SRC, 'hero.js')).href);
+  i18n.useLang('en');
+  return hero.heroTexts(await hero.heroState(cliCall, hero.SEED_DK));
+}
+
 /** The plugin: fills index.html, lab.html, … at build time. */
 export function staticText() {
   let en = null;
+  let hero = null;
   return {
     name: 'static-text',
     apply: 'build',
     async transformIndexHtml(html) {
       if (!en) {
         for (const m of stringModules()) await import(pathToFileURL(m).href);
-        en = (await import(pathToFileURL(path.join(SRC, 'i18n.js')).href))._strings.en;
+        const i18n = await import(pathToFileURL(path.join(SRC, 'i18n.js')).href);
+        en = i18n._strings.en;
+        hero = await heroTexts(i18n);
       }
       return html
+        .replace(/<(\w+)(\s[^>]*?\bdata-hero="([^"]+)"[^>]*)><\/\1>/g, (all, tag, attrs, key) =>
+          (hero[key] === undefined ? all : `<${tag}${attrs}>${escapeHtml(hero[key])}</${tag}>`))
         .replace(/<(\w+)(\s[^>]*?\bdata-i18n="([^"]+)"[^>]*)>([^<]*)<\/\1>/g, (all, tag, attrs, key) => {
           if (en[key] === undefined) throw new Error(`static-text: no string "${key}"`);
           return `<${tag}${attrs}>${escapeHtml(en[key])}</${tag}>`;

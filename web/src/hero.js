@@ -4,13 +4,17 @@
 // row at d_k = 64 (q·k has standard deviation √64 = 8 there), grown by
 // √(d_k / 64) as q·k grows with d_k: unscaled it turns one-hot, divided by
 // √d_k it stays the same at every d_k. The core computes every probability.
+//
+// Its texts come from heroTexts(), one function for both times they are
+// written: at build time (scripts/static-text.mjs, from the native core, so
+// the first paint already holds the d_k = 64 figure and nothing moves when the
+// wasm core answers) and in the page, from the wasm core, as d_k moves.
 import { t } from './i18n.js';
 import { int, num, percent } from './format.js';
-import { h } from './dom.js';
 
 export const SEED_SCORES = [14, 10, 12];
 export const SEED_DK = 64;
-const DK_LOG2_MAX = 12;
+const ROWS = ['unscaled', 'scaled'];
 
 /** The seed's row as it would be at d_k: √(d_k / 64) times 14, 10, 12. */
 export function rowAt(dk) {
@@ -18,26 +22,52 @@ export function rowAt(dk) {
   return SEED_SCORES.map((s) => s * f);
 }
 
-/** Wire the figure in index.html (#hero); returns {relabel}. */
+/**
+ * Every text of the figure for a computed state {dk, scores, root, unscaled,
+ * scaled} (each row: the core's {probs, maxProb, jacobianNorm}), keyed as the
+ * data-hero attributes of index.html: 'unscaled.p0', 'scaled.title', 'note', …
+ */
+export function heroTexts(s) {
+  const out = {
+    'unscaled.title': t('page.hero.unscaled'),
+    'scaled.title': t('page.hero.scaled', { root: num(s.root, 4) }),
+  };
+  for (const key of ROWS) {
+    const st = s[key];
+    out[`${key}.stats`] = t('page.hero.stats', { p: percent(st.maxProb), j: num(st.jacobianNorm, 3) });
+    SEED_SCORES.forEach((_, j) => {
+      out[`${key}.p${j}`] = percent(st.probs[j]);
+      out[`${key}.s${j}`] = num(key === 'scaled' ? s.scores[j] / s.root : s.scores[j], 3);
+    });
+  }
+  const p = (st) => Array.from(st.probs, percent).join(', ');
+  out.note = s.dk === SEED_DK
+    ? t('page.hero.noteSeed', { u: p(s.unscaled), s: p(s.scaled) })
+    : t('page.hero.note', {
+        dk: int(s.dk), f: num(Math.sqrt(s.dk / SEED_DK), 3), scores: s.scores.map((x) => num(x, 3)).join(', '),
+        p: percent(s.unscaled.maxProb), root: num(s.root, 4),
+      });
+  return out;
+}
+
+/** The figure's state at d_k from a core: call(name, args) -> Promise (the worker client, or the CLI at build time). */
+export async function heroState(call, dk) {
+  const scores = rowAt(dk);
+  const root = await call('resolveDivisor', ['sqrt', dk]);
+  const [unscaled, scaled] = await Promise.all([call('softmaxStats', [scores, 1]), call('softmaxStats', [scores, root.value])]);
+  return { dk, scores, root: root.value, unscaled, scaled };
+}
+
+/** Wire the figure in index.html (#hero) to the core; returns {relabel}. */
 export function mount(fig, client) {
   if (!fig) return { relabel() {} };
   const range = fig.querySelector('#hero-dk');
   const output = fig.querySelector('#hero-dk-out');
-  const note = fig.querySelector('#hero-note');
-  const rows = ['unscaled', 'scaled'].map((key) => {
-    const panel = fig.querySelector(`[data-row="${key}"]`);
-    const bars = SEED_SCORES.map(() => {
-      const value = h('span', { class: 'hero-p' });
-      const fill = h('span', { class: 'fill' });
-      const score = h('span', { class: 'hero-s' });
-      const col = h('span', { class: 'hero-col' }, value, h('span', { class: 'bar' }, fill), score);
-      return { value, fill, score, col };
-    });
-    panel.querySelector('.hero-bars').replaceChildren(...bars.map((b) => b.col));
-    return { key, panel, title: panel.querySelector('.chart-title'), stats: panel.querySelector('.chart-stats'), bars };
-  });
+  const slots = [...fig.querySelectorAll('[data-hero]')];
+  const fills = Object.fromEntries(ROWS.map((key) => [key, [...fig.querySelectorAll(`[data-row="${key}"] .fill`)]]));
+  const call = (name, args) => client.call(name, args);
 
-  let state = null; // {dk, scores, root, unscaled, scaled}
+  let state = null;
   let busy = false;
   let dirty = false;
 
@@ -46,15 +76,8 @@ export function mount(fig, client) {
     busy = true;
     do {
       dirty = false;
-      const dk = 2 ** Number(range.value);
-      const scores = rowAt(dk);
       try {
-        const root = await client.call('resolveDivisor', ['sqrt', dk]);
-        const [unscaled, scaled] = await Promise.all([
-          client.call('softmaxStats', [scores, 1]),
-          client.call('softmaxStats', [scores, root.value]),
-        ]);
-        state = { dk, scores, root: root.value, unscaled, scaled };
+        state = await heroState(call, 2 ** Number(range.value));
       } catch {
         state = null; // the footer says the core could not load
       }
@@ -67,32 +90,22 @@ export function mount(fig, client) {
     const dk = 2 ** Number(range.value);
     output.textContent = t('page.hero.dkValue', { dk: int(dk) });
     range.setAttribute('aria-valuetext', t('page.hero.dkValue', { dk: int(dk) }));
+    // Stale (index.html starts so) until the core has computed this d_k.
     fig.classList.toggle('is-stale', !state || state.dk !== dk);
     if (!state) return;
-    const s = state;
-    rows[0].title.textContent = t('page.hero.unscaled');
-    rows[1].title.textContent = t('page.hero.scaled', { root: num(s.root, 4) });
-    for (const r of rows) {
-      const st = s[r.key];
-      r.stats.textContent = t('page.hero.stats', { p: percent(st.maxProb), j: num(st.jacobianNorm, 3) });
-      r.bars.forEach((b, j) => {
-        b.fill.style.height = `${(st.probs[j] * 100).toFixed(3)}%`;
-        b.value.textContent = percent(st.probs[j]);
-        b.score.textContent = num(r.key === 'scaled' ? s.scores[j] / s.root : s.scores[j], 3);
+    fig.dataset.dk = String(state.dk);
+    const text = heroTexts(state);
+    for (const el of slots) el.textContent = text[el.dataset.hero];
+    for (const key of ROWS) {
+      fills[key].forEach((f, j) => {
+        f.style.transform = `scaleY(${state[key].probs[j].toFixed(5)})`;
       });
-      r.panel.querySelector('.hero-bars').setAttribute('aria-label',
-        `${r.title.textContent}: ${r.bars.map((b) => `${b.score.textContent} → ${b.value.textContent}`).join(', ')}`);
+      const row = fig.querySelector(`[data-row="${key}"]`);
+      row.querySelector('.hero-bars').setAttribute('aria-label',
+        `${text[`${key}.title`]}: ${SEED_SCORES.map((_, j) => `${text[`${key}.s${j}`]} → ${text[`${key}.p${j}`]}`).join(', ')}`);
     }
-    const p = (st) => Array.from(st.probs, percent).join(', ');
-    note.textContent = s.dk === SEED_DK
-      ? t('page.hero.noteSeed', { u: p(s.unscaled), s: p(s.scaled) })
-      : t('page.hero.note', {
-          dk: int(s.dk), f: num(Math.sqrt(s.dk / SEED_DK), 3), scores: s.scores.map((x) => num(x, 3)).join(', '),
-          p: percent(s.unscaled.maxProb), root: num(s.root, 4),
-        });
   }
 
-  range.max = String(DK_LOG2_MAX);
   range.addEventListener('input', () => {
     render();
     update();

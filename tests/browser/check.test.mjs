@@ -44,7 +44,7 @@ async function answered(start) {
   return page.evaluate(() => ({
     state: document.getElementById('check-status').dataset.state,
     error: document.getElementById('check-error').textContent,
-    verdicts: Array.from(document.querySelectorAll('#check-table tbody tr'), (tr) => tr.dataset.verdict),
+    verdicts: Array.from(document.querySelectorAll('#check-table tbody tr[data-verdict]'), (tr) => tr.dataset.verdict),
   }));
 }
 

@@ -2,7 +2,7 @@
 // 375 px, in both languages, every table, formula, chart and code block either
 // fits its box or sits in a box that scrolls with a visible cue (the scroll
 // shadows of style.css), and nothing sticks out of the page. Run on the states
-// that make content wide: the checker's report, the lab after a run with its
+// that make content wide: the checker's report, the lab after a run and a sweep with its
 // tables open, the seed table with six scores, every step of the proof and
 // the explainer's data tables opened. Also: the checker's result table fits a
 // 1280 px screen outright, and the proof's formulas never scroll.
@@ -149,12 +149,15 @@ describe('nothing is clipped without a cue', { timeout: TIMEOUT * 20 }, () => {
       await page.close();
     });
 
-    test(`the lab at ${width} px (${lang}): after a run, every table open`, { timeout: TIMEOUT }, async () => {
+    test(`the lab at ${width} px (${lang}): after a run and a sweep, every table open`, { timeout: TIMEOUT }, async () => {
       const page = await newPage(width);
-      await page.goto(`${server.origin}/lab.html?lang=${lang}&steps=60`);
+      // A short comparison, and a sweep with every preset divisor (the widest sweep table).
+      await page.goto(`${server.origin}/lab.html?lang=${lang}&steps=60&sw.dk=16&sw.div=sqrt,2,1,dk,ln&sw.opt=adam,sgd&sw.steps=20`);
       await page.waitForFunction(() => /Every number|每个数字/.test(document.getElementById('lab-footer').textContent));
       await page.click('#lab-start');
       await page.waitForFunction(() => document.getElementById('lab-status').dataset.state === 'done', null, { timeout: TIMEOUT });
+      await page.click('#lab-sw-start');
+      await page.waitForFunction(() => document.getElementById('lab-sw-status').dataset.state === 'done', null, { timeout: TIMEOUT });
       await page.waitForFunction(() => document.querySelectorAll('#lab-init-table .badge').length > 0);
       await openAllDetails(page);
       await page.waitForTimeout(300);

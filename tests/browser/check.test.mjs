@@ -44,7 +44,7 @@ async function answered(start) {
   return page.evaluate(() => ({
     state: document.getElementById('check-status').dataset.state,
     error: document.getElementById('check-error').textContent,
-    verdicts: Array.from(document.querySelectorAll('#check-table tbody tr'), (tr) => tr.dataset.verdict),
+    verdicts: Array.from(document.querySelectorAll('#check-table tbody tr[data-verdict]'), (tr) => tr.dataset.verdict),
   }));
 }
 
@@ -137,6 +137,34 @@ test('the divisor field: a bad one is shown next to it; dk changes the verdicts'
   assert.equal(await page.getAttribute('#check-divisor', 'aria-invalid'), null);
   assert.ok(r.verdicts.every((v) => v !== 'saturated'), `÷ d_k: ${r.verdicts}`);
   await page.fill('#check-divisor', 'sqrt');
+});
+
+test('where q and k come from: a trained model\'s sharp heads are worded as expected, not as a fault', async () => {
+  // A trained run's sample answers the question itself; the core's verdicts (data-verdict) stay the CLI's.
+  const r = await answered(() => page.click('button[data-sample="lab-learned.npz"]'));
+  assert.ok(await page.isChecked('#check-from-trained'));
+  assert.ok(r.verdicts.includes('saturated'), `${r.verdicts}`);
+  const cells = () => page.$$eval('#check-table td.ck-verdict', (tds) => tds.map((td) => td.textContent));
+  const verdictWords = await cells();
+  assert.ok(!verdictWords.includes('saturated'), `${verdictWords}`);
+  assert.ok(verdictWords.includes('sharp'));
+  assert.match(await page.textContent('#check-from-note'), /^From a trained model, sharp attention is expected/);
+  assert.match(await page.textContent('#check-summary'), /sharp, \d+ peaked, \d+ not saturated\.$/);
+  assert.doesNotMatch(await page.textContent('#check-table'), /Dividing by/, 'no smaller-divisor advice for a trained model');
+  // The reader says otherwise: the same report, worded for a layer at initialisation.
+  await page.check('#check-from-init');
+  assert.deepEqual(await cells(), r.verdicts.map((v) => ({ fine: 'fine', at_risk: 'at risk', saturated: 'saturated' })[v]));
+  assert.match(await page.textContent('#check-from-note'), /^At initialisation this is the problem the seed describes/);
+  // A fresh layer's sample answers "at initialisation"; all fine, no note.
+  await answered(() => page.click('button[data-sample="init.npz"]'));
+  assert.ok(await page.isChecked('#check-from-init'));
+  assert.equal(await page.$('#check-from-note'), null);
+  await page.selectOption('#lang-select', 'zh');
+  await answered(() => page.click('button[data-sample="lab-learned.npz"]'));
+  assert.ok((await cells()).includes('尖锐'));
+  assert.match(await page.textContent('#check-from-note'), /^来自训练好的模型时/);
+  assert.equal(await page.textContent('#check-from legend'), '这些 q 与 k 从何而来？');
+  await page.selectOption('#lang-select', 'en');
 });
 
 test('Chinese: the page and the report follow the language switch', async () => {

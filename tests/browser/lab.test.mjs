@@ -425,3 +425,38 @@ test('both languages; a 320 px screen has no sideways scroll; dark scheme', { ti
   assert.deepEqual(browser.problems, []);
   await page.close();
 });
+
+test('the form lines up: every label, input and hint of a row aligned, at 1280 and 375 px, in both languages', async () => {
+  for (const width of [1280, 375]) for (const lang of ['en', 'zh']) {
+    const page = await open(`lang=${lang}`, { viewport: { width, height: 900 } });
+    const fields = await page.$$eval('.lab-controls > .field', (fs) => fs.map((f) => {
+      const box = (el) => { const r = el.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; };
+      return { id: f.className, field: box(f), label: box(f.querySelector('label')), input: box(f.querySelector('input, select')) };
+    }));
+    assert.equal(fields.length, 7, 'task, d_k, heads, optimiser, learning rate, steps, seed');
+    // Fields that share a row (their boxes overlap vertically): inputs' tops and labels' bottoms within 2 px.
+    const rows = [];
+    for (const f of [...fields].sort((a, b) => a.input.top - b.input.top)) {
+      const row = rows.find((r) => r.some((g) => f.field.top < g.field.bottom && g.field.top < f.field.bottom));
+      if (row) row.push(f);
+      else rows.push([f]);
+    }
+    for (const row of rows) {
+      const tops = row.map((f) => f.input.top);
+      const labels = row.map((f) => f.label.bottom);
+      assert.ok(Math.max(...tops) - Math.min(...tops) <= 2, `${width} px ${lang}: inputs of ${row.map((f) => f.id)} at ${tops}`);
+      assert.ok(Math.max(...labels) - Math.min(...labels) <= 2, `${width} px ${lang}: labels of ${row.map((f) => f.id)} end at ${labels}`);
+    }
+    // Every label sits just above its own input, and nothing leaves the screen.
+    for (const f of fields) {
+      assert.ok(f.label.bottom <= f.input.top + 1 && f.input.top - f.label.bottom < 12, `${width} px ${lang}: ${f.id}'s label`);
+      assert.ok(f.input.right <= width, `${width} px ${lang}: ${f.id}'s input reaches ${f.input.right}`);
+    }
+    if (width === 1280) assert.ok(rows[0].length >= 4, `${width} px ${lang}: ${rows[0].length} fields in the first row`);
+    await page.screenshot({ path: path.join(ARTIFACTS, `lab-form-${lang}-${width}.png`), clip: await page.$eval('.lab-controls', (e) => {
+      const r = e.getBoundingClientRect();
+      return { x: r.left, y: r.top + scrollY, width: r.width, height: r.height };
+    }) }).catch(() => {});
+    await page.close();
+  }
+});

@@ -238,6 +238,29 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     await page.close();
   });
 
+  test('variance: where the seed\'s assumption is off (ρ = 0.95), its curve is drawn whole and a note says why', { timeout: TIMEOUT }, async () => {
+    for (const lang of ['en', 'zh']) {
+      const page = await openPage('var.rho=0.95&var.seed=5', { lang });
+      await page.locator('#var-hist-chart').scrollIntoViewIfNeeded();
+      await waitFor(page, () => document.querySelector('attn-variance').dataset.hist === 'done', 'the histogram');
+      // The dashed N(0, d_k) curve peaks inside the axis, not at its edge (it was its right tail, a spike at the left edge).
+      const seedCurve = await page.$eval('#var-hist-chart path[stroke-dasharray="6 4"]', (p) =>
+        (p.getAttribute('d').match(/-?[\d.]+,-?[\d.]+/g) ?? []).map((xy) => xy.split(',').map(Number)));
+      assert.ok(seedCurve.length > 10, `${seedCurve.length} points`);
+      const top = seedCurve.reduce((best, pt, i) => (pt[1] < seedCurve[best][1] ? i : best), 0);
+      assert.ok(top > 2 && top < seedCurve.length - 3, `the seed's curve peaks at point ${top} of ${seedCurve.length}`);
+      const note = await page.$eval('#var-hist-note', (e) => ({ hidden: e.hidden, text: e.textContent, h: e.getBoundingClientRect().height }));
+      assert.equal(note.hidden, false);
+      assert.ok(note.h > 0);
+      assert.match(note.text, lang === 'en' ? /^The dashed curve is the seed’s assumption, N\(0, dₖ\), drawn whole: .* mean 60\.8 and variance 122, not 0 and 64/
+        : /^虚线是原文的假设 N\(0, dₖ\)，完整画出：.*均值为 60\.8、方差为 122，而不是 0 与 64/);
+      // Back at the seed's assumption: no note.
+      await page.click('#var-reset');
+      await waitFor(page, () => document.getElementById('var-hist-note').hidden, 'the note to go');
+      await page.close();
+    }
+  });
+
   test('variance: σ and ρ move the mean and variance to their closed forms; d_k by keyboard', { timeout: TIMEOUT }, async () => {
     const page = await openPage('var.seed=5');
     const readout = () => page.$eval('#var-readout', (e) => ({ ...e.dataset }));

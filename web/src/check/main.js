@@ -33,13 +33,13 @@ const limitParams = () => (limits ? {
   mb: int(limits.maxFileBytes / 2 ** 20), values: int(limits.maxValues), n: int(limits.maxSeqLen), dk: int(limits.maxDk),
 } : null);
 const SAMPLES = [
-  { file: 'init.npz', key: 'check.sampleInit' },
-  { file: 'saturated.npz', key: 'check.sampleSaturated' },
-  { file: 'learned.npz', key: 'check.sampleLearned' },
+  { file: 'init.npz', key: 'check.sampleInit', from: 'init' },
+  { file: 'saturated.npz', key: 'check.sampleSaturated', from: 'init' },
+  { file: 'learned.npz', key: 'check.sampleLearned', from: 'trained' },
   // Real runs of the training lab (attnlab sample-qk --source lab), as its export writes them.
-  { file: 'lab-init.npz', key: 'check.sampleLabInit' },
-  { file: 'lab-saturated.npz', key: 'check.sampleLabSaturated' },
-  { file: 'lab-learned.npz', key: 'check.sampleLabLearned' },
+  { file: 'lab-init.npz', key: 'check.sampleLabInit', from: 'init' },
+  { file: 'lab-saturated.npz', key: 'check.sampleLabSaturated', from: 'trained' },
+  { file: 'lab-learned.npz', key: 'check.sampleLabLearned', from: 'trained' },
 ];
 
 const byId = (id) => document.getElementById(id);
@@ -64,6 +64,13 @@ const seqInput = h('input', {
   type: 'number', id: 'check-sequences', min: 1, max: 4096, step: 1, inputmode: 'numeric',
   'aria-describedby': 'check-sequences-help',
 });
+// Where q and k come from: the verdicts' rules are for a layer at
+// initialisation; a trained model's sharp attention is worded as such.
+const fromRadios = ['init', 'trained'].map((v) => h('input', {
+  type: 'radio', name: 'check-from', id: `check-from-${v}`, value: v, checked: v === 'init',
+}));
+const fromValue = () => fromRadios.find((r) => r.checked).value;
+const setFrom = (v) => fromRadios.forEach((r) => (r.checked = r.value === v));
 const status = h('p', { id: 'check-status', role: 'status', 'aria-live': 'polite', dataset: { state: 'idle', run: '0' } });
 const errorEl = h('p', { id: 'check-error', class: 'msg', role: 'alert' });
 const result = h('section', { id: 'check-result', 'aria-labelledby': 'check-result-heading' });
@@ -80,6 +87,9 @@ root.replaceChildren(
     text('check.fileHelp', 'p', { id: 'check-file-help' }),
     drop,
     h('div', { class: 'controls check-options' },
+      h('fieldset', { class: 'field', id: 'check-from' }, text('check.fromLabel', 'legend'),
+        h('div', { class: 'radios' }, fromRadios.map((r) => h('span', { class: 'radio' }, r,
+          text(`check.from_${r.value}`, 'label', { for: r.id }))))),
       h('div', { class: 'field' }, text('check.divisorLabel', 'label', { for: divisorInput.id }), divisorInput,
         h('datalist', { id: 'check-divisors' }, ['sqrt', 'dk', '1', '2'].map((v) => h('option', { value: v }))),
         text('check.divisorHelp', 'p', { id: 'check-divisor-help', class: 'hint' }), divisorMsg),
@@ -122,9 +132,9 @@ function relabel() {
   dropText.textContent = t('check.drop');
   chooseLabel.textContent = t('check.choose');
   copyButton.textContent = t('check.copy');
-  sampleList.replaceChildren(...SAMPLES.map(({ file, key }) => h('li', {},
+  sampleList.replaceChildren(...SAMPLES.map(({ file, key, from }) => h('li', {},
     h('span', { class: 'sample-name', text: t(key) }), ' ',
-    h('button', { type: 'button', dataset: { sample: file }, text: t('check.sampleCheck'), onclick: () => checkSample(file) }), ' ',
+    h('button', { type: 'button', dataset: { sample: file }, text: t('check.sampleCheck'), onclick: () => checkSample(file, from) }), ' ',
     h('a', { href: `./samples/${file}`, download: file, text: `${t('check.sampleDownload')} ${file}` }))));
   if (lastReport) show(lastReport.report, lastReport.label);
 }
@@ -179,7 +189,7 @@ async function check(files, label) {
 }
 
 function show(report, label) {
-  renderReport(result, report, label, () => download(report, label));
+  renderReport(result, report, label, () => download(report, label), fromValue());
 }
 
 function download(report, label) {
@@ -214,7 +224,8 @@ async function checkFiles(list) {
   await check(read, ordered.map((f) => f.name).join(' + '));
 }
 
-async function checkSample(file) {
+async function checkSample(file, from) {
+  setFrom(from);
   try {
     const r = await fetch(`./samples/${file}`);
     if (!r.ok) throw new Error(`HTTP ${r.status}`);
@@ -241,6 +252,7 @@ drop.addEventListener('drop', (e) => {
   checkFiles(e.dataTransfer?.files ?? []);
 });
 divisorInput.addEventListener('change', () => lastReport && setFieldError(divisorInput, divisorMsg, ''));
+fromRadios.forEach((r) => r.addEventListener('change', () => lastReport && show(lastReport.report, lastReport.label)));
 
 copyButton.addEventListener('click', async () => {
   try {

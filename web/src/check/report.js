@@ -3,7 +3,7 @@
 // divisor, the per-head table (the chart's text alternative), and its CSV.
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { percentNumber, significant } from '../format.js';
+import { fixed, percentNumber, significant } from '../format.js';
 import './strings.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -29,7 +29,7 @@ function divisorClass(d) {
 }
 
 /** The verdict's reason, in the page's language, from its code and the numbers. */
-export function reasonText(head, model) {
+export function reasonText(head, model, from = 'init') {
   const d = head.divisors[model];
   const params = {
     pct: percentNumber(d.saturated_share),
@@ -37,7 +37,8 @@ export function reasonText(head, model) {
     v: significant(head.reason_code === 'entry_var_k' ? head.k.var : head.q.var),
   };
   let text = t(`check.reason_${head.reason_code}`, params);
-  if ((head.reason_code === 'saturated_rows' || head.reason_code === 'logit_std') && head.suggested_divisor)
+  // A smaller divisor is advice for a fresh layer, not for one that learned to be sharp.
+  if (from === 'init' && (head.reason_code === 'saturated_rows' || head.reason_code === 'logit_std') && head.suggested_divisor)
     text += t('check.reasonFix', { d: significant(head.suggested_divisor) });
   return text;
 }
@@ -48,17 +49,23 @@ function counts(report) {
   return c;
 }
 
-function summary(report, fileLabel) {
+/** A verdict as the page words it: a trained model's sharp rows are no fault. */
+export const verdictText = (verdict, from) => t(from === 'trained' ? `check.trained_${verdict}` : `check.${verdict}`);
+
+function summary(report, fileLabel, from) {
   const c = counts(report);
   const { heads, n_q: nq, dk, sequences: seqs, keys_per_query: nk } = report.shape;
-  return h('p', {
+  return [h('p', {
     id: 'check-summary',
     text: t(seqs > 1 ? 'check.summarySeq' : 'check.summary', {
       file: fileLabel, heads, seqs, nq: nq / seqs, nk, dk, format: report.format,
       divisor: divisorText(report.heads[0].divisors[report.divisor.index]),
-      fine: c.fine, risk: c.at_risk, saturated: c.saturated,
+      counts: t(from === 'trained' ? 'check.countsTrained' : 'check.counts', { fine: c.fine, risk: c.at_risk, saturated: c.saturated }),
     }),
-  });
+  }), (from === 'trained' || c.fine < heads) && h('p', {
+    id: 'check-from-note', class: 'ck-from-note',
+    text: t(from === 'trained' ? 'check.trainedNote' : 'check.initNote'),
+  })].filter(Boolean);
 }
 
 // Grouped bars: one group per head, one bar per divisor, height = share of
@@ -104,35 +111,43 @@ function chart(report) {
   return h('figure', { class: 'check-figure' }, h('figcaption', { text: t('check.chartTitle') }), root, legend);
 }
 
-// Two header rows: the logits' spread at every divisor, and the softmax rows
-// at the model's divisor, each under a group heading.
-function table(report) {
+// Two header rows: the entries, the logits' spread at every divisor, and the
+// softmax rows at the model's divisor, each group under a heading. Each head
+// is two rows: its numbers, then the verdict's reason across the table (so the
+// table fits a laptop's width). Every cell carries its column's name
+// (data-label), which a narrow screen shows as a card (check.css).
+function table(report, from) {
   const model = report.divisor.index;
   const divs = report.heads[0].divisors;
   const md = divs[model];
   const col = (text, attrs = {}) => h('th', { scope: 'col', text, ...attrs });
   const single = (text) => col(text, { rowspan: 2 });
+  const entries = [t('check.qMean'), t('check.qVar'), t('check.kMean'), t('check.kVar'), t('check.corr')];
+  const rowsCols = [t('check.satRows'), t('check.maxProb'), t('check.entropy', { max: significant(Math.log(report.shape.keys_per_query)) })];
+  const rowsGroup = t('check.rowsGroup', { divisor: divisorText(md) });
   const head1 = h('tr', {},
-    single(t('check.head')), single(t('check.verdict')), col(t('check.why'), { rowspan: 2, class: 'ck-why' }),
-    single(t('check.qMean')), single(t('check.qVar')), single(t('check.kMean')), single(t('check.kVar')), single(t('check.corr')),
+    single(t('check.head')), single(t('check.verdict')), entries.map(single),
     h('th', { scope: 'colgroup', colspan: divs.length, class: 'ck-group', text: t('check.stdGroup') }),
-    h('th', { scope: 'colgroup', colspan: 3, class: 'ck-group', text: t('check.rowsGroup', { divisor: divisorText(md) }) }),
+    h('th', { scope: 'colgroup', colspan: 3, class: 'ck-group', text: rowsGroup }),
     single(t('check.suggested')));
   const head2 = h('tr', {},
-    divs.map((d, j) => col(`÷ ${divisorText(d)}`, { class: j === model ? 'ck-is-model ck-nowrap' : 'ck-nowrap' })),
-    col(t('check.satRows')), col(t('check.maxProb')), col(t('check.entropy', { max: significant(Math.log(report.shape.keys_per_query)) })));
-  const rows = report.heads.map((hd) => {
+    divs.map((d, j) => col(`÷\u00a0${divisorText(d)}`, { class: j === model ? 'ck-is-model' : undefined })),
+    rowsCols.map((c) => col(c)));
+  const ncols = 8 + divs.length + 3;
+  const num = (label, text, extra = '') => h('td', { class: `ck-num${extra}`, dataset: { label }, text });
+  const rows = report.heads.flatMap((hd) => {
     const m = hd.divisors[model];
-    return h('tr', { dataset: { verdict: hd.verdict } },
-      h('th', { scope: 'row', text: String(hd.head) }),
-      h('td', { class: `ck-verdict ck-v-${hd.verdict}`, text: t(`check.${hd.verdict}`) }),
-      h('td', { class: 'ck-why', text: reasonText(hd, model) }),
-      [hd.q.mean, hd.q.var, hd.k.mean, hd.k.var, hd.correlation].map((x) => h('td', { class: 'ck-num', text: significant(x) })),
-      hd.divisors.map((d, j) => h('td', { class: `ck-num${j === model ? ' ck-is-model' : ''}`, text: significant(d.logit_std) })),
-      h('td', { class: 'ck-num', text: `${percentNumber(m.saturated_share)}%` }),
-      h('td', { class: 'ck-num', text: significant(m.max_prob_mean) }),
-      h('td', { class: 'ck-num', text: significant(m.entropy_mean) }),
-      h('td', { class: 'ck-num', text: significant(hd.suggested_divisor) }));
+    return [h('tr', { dataset: { verdict: hd.verdict } },
+      h('th', { scope: 'row', dataset: { label: t('check.head') }, text: String(hd.head) }),
+      h('td', { class: `ck-verdict ck-v-${from === 'trained' ? 'trained' : hd.verdict}`, dataset: { label: t('check.verdict') }, text: verdictText(hd.verdict, from) }),
+      [hd.q.mean, hd.q.var, hd.k.mean, hd.k.var, hd.correlation].map((x, i) => num(entries[i], significant(x))),
+      hd.divisors.map((d, j) => num(`${t('check.stdGroup')} ÷ ${divisorText(d)}`, significant(d.logit_std), j === model ? ' ck-is-model' : '')),
+      [`${percentNumber(m.saturated_share)}%`, significant(m.max_prob_mean), fixed(m.entropy_mean)]
+        .map((x, i) => num(`${rowsGroup}: ${rowsCols[i]}`, x)),
+      num(t('check.suggested'), significant(hd.suggested_divisor))),
+    h('tr', { class: 'ck-why-row' },
+      h('td', { class: 'ck-why', colspan: ncols },
+        h('span', { class: 'ck-why-label', text: t('check.whyLabel') }), ' ', reasonText(hd, model, from)))];
   });
   // The title sits outside the scrolling box, so a narrow screen shows all of it.
   return [
@@ -169,14 +184,15 @@ export function reportCsv(report) {
 
 /**
  * Fills `root` with the report. `fileLabel` names the file(s) in the summary;
- * `onExport()` is called by the CSV button.
+ * `onExport()` is called by the CSV button; `from` ('init' | 'trained') is
+ * where the reader says q and k come from, and words the verdicts.
  */
-export function renderReport(root, report, fileLabel, onExport) {
+export function renderReport(root, report, fileLabel, onExport, from = 'init') {
   root.replaceChildren(
     h('h2', { id: 'check-result-heading', text: t('check.resultHeading') }),
-    summary(report, fileLabel),
+    ...summary(report, fileLabel, from),
     chart(report),
-    ...table(report),
+    ...table(report, from),
     h('p', { class: 'note', text: t('check.rules') }),
     h('p', {}, h('button', { type: 'button', id: 'check-export', text: t('check.exportCsv'), onclick: onExport })),
   );

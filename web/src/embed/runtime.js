@@ -20,8 +20,8 @@ const ownRem = (css) => css.replace(/(\d*\.?\d+)rem\b/g, 'calc($1 * var(--attn-r
 // its own width instead (a container query on .attn-root, embed.css), so it
 // takes its narrow layout in a host's narrow column, and on a phone. It runs
 // before ownRem: a query cannot hold var(), so its rem become px (16 each).
-// (The build writes them either way: (max-width: 46rem) or (width<=46rem).)
-const ownWidth = (css) => css.replace(/@media\s*(\(\s*(?:max-width|min-width|width)\s*(?::|<=|>=|<|>)\s*\d*\.?\d+rem\s*\))/g,
+// (The build writes them either way: (max-width: 46rem) or (width<=736px).)
+const ownWidth = (css) => css.replace(/@media\s*(\(\s*(?:max-width|min-width|width)\s*(?::|<=|>=|<|>)\s*\d*\.?\d+(?:rem|px)\s*\))/g,
   (m, query) => `@container attn ${query.replace(/(\d*\.?\d+)rem/, (r, x) => `${Number(x) * 16}px`)}`);
 
 /** The embed's version of a stylesheet: its own widths and rem. */

@@ -25,19 +25,22 @@ function mark(value, target, band) {
 /** The init checkpoint: Var(q), Var(k), Var(q·k), Var(logit), spread per run, marked against the band. */
 export function renderInit(table, cmp, band) {
   const dk = cmp.plan.config.dk;
-  const head = h('tr', {}, ['colDivisor', 'colVarQ', 'colVarK', 'colVarQk', 'colVarLogit', 'colSpread', 'colEntropy', 'colMax']
-    .map((k) => h('th', { scope: 'col', text: t(`lab.init.${k}`, { dk: int(dk) }) })));
+  const cols = ['colDivisor', 'colVarQ', 'colVarK', 'colVarQk', 'colVarLogit', 'colSpread', 'colEntropy', 'colMax']
+    .map((k) => t(`lab.init.${k}`, { dk: int(dk) }));
+  const head = h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: c })));
   const body = cmp.runs.filter((r) => r.init).map((r) => {
     const i = r.init;
     const spread = r.data.logit_spread?.[0];
-    const cell = (value, target, sig = 3) => h('td', {}, num(value, sig), ' ', mark(value, target, band));
+    // Each cell names its column (data-label), for the card layout of a narrow screen (lab.css).
+    const td = (j, ...content) => h('td', { dataset: { label: cols[j] } }, h('span', {}, ...content));
+    const cell = (j, value, target, sig = 3) => td(j, num(value, sig), ' ', mark(value, target, band));
     return h('tr', { dataset: { option: r.option } },
       h('th', { scope: 'row' }, swatch(r), ' ', divisorLabel(r)),
-      cell(i.varQ, 1), cell(i.varK, 1),
-      h('td', {}, num(i.varQk, 4), ' ', mark(i.varQk, dk, band), h('span', { class: 'sub', text: t('lab.init.theory', { v: num(i.theoryVarQk, 4) }) })),
-      cell(i.varLogit, 1),
-      spread === undefined ? h('td', { text: '…' }) : cell(spread, 1),
-      h('td', { text: num(i.attnEntropy, 3) }), h('td', { text: num(i.attnMax, 3) }));
+      cell(1, i.varQ, 1), cell(2, i.varK, 1),
+      td(3, num(i.varQk, 4), ' ', mark(i.varQk, dk, band), h('span', { class: 'sub', text: t('lab.init.theory', { v: num(i.theoryVarQk, 4) }) })),
+      cell(4, i.varLogit, 1),
+      spread === undefined ? td(5, '…') : cell(5, spread, 1),
+      td(6, num(i.attnEntropy, 3)), td(7, num(i.attnMax, 3)));
   });
   table.replaceChildren(
     h('caption', { text: t('lab.init.caption', { n: int(cmp.runs.find((r) => r.init)?.init.samples ?? 0), dk: int(dk) }) }),

@@ -14,11 +14,11 @@ export const FORMULAS = {
     text: 'E[qᵢ²kᵢ²] = E[qᵢ²] E[kᵢ²] = 1 · 1 = 1',
   },
   cross: {
-    tex: '\\mathbb{E}[q_i k_i q_j k_j]=\\mathbb{E}[q_i]\\,\\mathbb{E}[k_i]\\,\\mathbb{E}[q_j]\\,\\mathbb{E}[k_j]=0\\quad(i\\ne j)',
+    tex: '\\begin{aligned}\\mathbb{E}[q_i k_i q_j k_j]&=\\mathbb{E}[q_i]\\,\\mathbb{E}[k_i]\\,\\mathbb{E}[q_j]\\,\\mathbb{E}[k_j]\\\\&=0\\quad(i\\ne j)\\end{aligned}',
     text: 'E[qᵢkᵢqⱼkⱼ] = E[qᵢ] E[kᵢ] E[qⱼ] E[kⱼ] = 0  (i ≠ j)',
   },
   sum: {
-    tex: '\\operatorname{Var}(q\\cdot k)=\\mathbb{E}[(q\\cdot k)^2]-\\mathbb{E}[q\\cdot k]^2=d_k\\cdot 1+(d_k^2-d_k)\\cdot 0-0=d_k',
+    tex: '\\begin{aligned}\\operatorname{Var}(q\\cdot k)&=\\mathbb{E}[(q\\cdot k)^2]-\\mathbb{E}[q\\cdot k]^2\\\\&=d_k\\cdot 1+(d_k^2-d_k)\\cdot 0-0\\\\&=d_k\\end{aligned}',
     text: 'Var(q·k) = E[(q·k)²] − E[q·k]² = dₖ·1 + (dₖ² − dₖ)·0 − 0 = dₖ',
   },
   divide: {
@@ -26,7 +26,7 @@ export const FORMULAS = {
     text: 'Var(q·k / c) = Var(q·k) / c² = dₖ / c²',
   },
   choose: {
-    tex: '\\frac{d_k}{c^2}=1\\iff c=\\sqrt{d_k}\\qquad\\Rightarrow\\qquad \\operatorname{softmax}\\!\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right)V',
+    tex: '\\begin{aligned}\\frac{d_k}{c^2}=1&\\iff c=\\sqrt{d_k}\\\\&\\Rightarrow\\ \\operatorname{softmax}\\!\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right)V\\end{aligned}',
     text: 'dₖ / c² = 1 ⇔ c = √dₖ  ⇒  softmax(QKᵀ / √dₖ) V',
   },
 };

@@ -97,6 +97,7 @@ class AttnVariance extends AttnElement {
     });
     this.histChart.el.id = I('hist-chart');
     this.readout = h('p', { class: 'readout', id: I('readout'), 'aria-live': 'off' });
+    this.histNote = h('p', { class: 'note', id: I('hist-note'), hidden: true });
     this.histTable = dataTable(I('hist-table'));
     this.histTable.details.addEventListener('toggle', () => this.renderHistTable());
 
@@ -120,7 +121,7 @@ class AttnVariance extends AttnElement {
 
     this.root.append(this.noticeBox(notices), controls,
       h('div', { class: 'charts charts-wide' },
-        h('div', {}, this.histChart.el, this.readout, this.histTable.details),
+        h('div', {}, this.histChart.el, this.readout, this.histNote, this.histTable.details),
         h('div', {}, this.sweepChart.el, this.sizeChart.el)),
       this.sweepNote, this.progress, this.sweepTable.details);
 
@@ -293,11 +294,21 @@ class AttnVariance extends AttnElement {
     const s = r.summary;
     const bins = r.histogram.length;
     const width = (s.histHi - s.histLo) / bins;
-    const xs = Array.from({ length: bins }, (_, b) => s.histLo + (b + 0.5) * width);
+    // The seed's curve, N(0, d_k), is drawn whole: empty bins widen the axis to
+    // ±3√d_k where the samples lie elsewhere (ρ near ±1, σ ≠ 1), rather than
+    // show its tail as a spike at the edge; the note says why it is off.
+    const sd = Math.sqrt(r.dk);
+    const pad = (gap) => Math.min(2 * bins, Math.max(0, Math.ceil(gap / width)));
+    const left = pad(s.histLo + 3 * sd);
+    const xs = Array.from({ length: left + bins + pad(3 * sd - s.histHi) }, (_, b) => s.histLo + (b - left + 0.5) * width);
+    const counts = xs.map((_, b) => r.histogram[b - left] ?? 0);
     // Densities scaled to expected counts per bin: N · width · pdf(x).
     const pdf = (x, mu, v) => Math.exp(-((x - mu) ** 2) / (2 * v)) / Math.sqrt(2 * Math.PI * v);
     const k = s.samples * width;
-    c.setData([xs, Array.from(r.histogram), xs.map((x) => k * pdf(x, s.theoryMean, s.theoryVar)), xs.map((x) => k * pdf(x, 0, r.dk))]);
+    c.setData([xs, counts, xs.map((x) => k * pdf(x, s.theoryMean, s.theoryVar)), xs.map((x) => k * pdf(x, 0, r.dk))]);
+    const ratio = s.theoryVar / r.dk;
+    this.histNote.hidden = Math.abs(s.theoryMean) <= 0.5 * sd && ratio >= 0.5 && ratio <= 2;
+    this.histNote.textContent = this.histNote.hidden ? '' : t('var.offNote', { tmean: num(s.theoryMean, 3), tvar: num(s.theoryVar, 3), dk: int(r.dk) });
     this.readout.textContent = t('var.readout', {
       n: int(s.samples), mean: num(s.mean, 4), tmean: num(s.theoryMean, 4), var: num(s.var, 4),
       se: num(s.varStderr, 2), tvar: num(s.theoryVar, 4), svar: num(s.scaledVar, 4),

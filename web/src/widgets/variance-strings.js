@@ -19,6 +19,8 @@ defineStrings('var', {
     'key.hist': 'sampled q·k',
     'key.theory': 'N(ρσ_qσ_k dₖ, σ_q²σ_k² dₖ(1+ρ²))',
     'key.seed': 'N(0, dₖ), the seed’s assumption',
+    offNote:
+      'The dashed curve is the seed’s assumption, N(0, dₖ), drawn whole: with these σ_q, σ_k and ρ, q·k has mean {tmean} and variance {tvar}, not 0 and {dk}, so the samples do not follow it. That gap is where the assumption, and the √dₖ scaling built on it, breaks.',
     readout: '{n} samples: mean {mean} (closed form {tmean}), variance {var} ± {se} (closed form {tvar}); divided by √dₖ, variance {svar}.',
     sweepTitle: 'Variance against dₖ (log–log)',
     sweepName: 'Measured variance of q·k and of q·k / √dₖ against dₖ, log–log, with the lines Var = dₖ and Var = 1',
@@ -61,6 +63,8 @@ defineStrings('var', {
     'key.hist': '抽样得到的 q·k',
     'key.theory': 'N(ρσ_qσ_k dₖ, σ_q²σ_k² dₖ(1+ρ²))',
     'key.seed': 'N(0, dₖ)，原文的假设',
+    offNote:
+      '虚线是原文的假设 N(0, dₖ)，完整画出：在当前的 σ_q、σ_k 与 ρ 下，q·k 的均值为 {tmean}、方差为 {tvar}，而不是 0 与 {dk}，所以样本并不服从它。这个差距正是该假设（以及建立在它之上的 √dₖ 缩放）失效之处。',
     readout: '{n} 个样本：均值 {mean}（理论值 {tmean}），方差 {var} ± {se}（理论值 {tvar}）；除以 √dₖ 后方差为 {svar}。',
     sweepTitle: '方差随 dₖ 的变化（双对数坐标）',
     sweepName: 'q·k 与 q·k / √dₖ 的实测方差随 dₖ 的变化（双对数坐标），以及直线 Var = dₖ 与 Var = 1',

@@ -55,7 +55,9 @@ void check_case(const Case& c) {
     check_size("n", c.n, 1, 4096);
     check_size("d", c.d, 1, 4096);
   } else {
-    throw ArgumentError("kernel", "kernel must be 'dot', 'qk', 'attention', 'train', 'train_converged' or 'peak', got '" +
+    throw ArgumentError("kernel", "choice",
+                        "{\"value\":" + jstr(c.kernel) + ",\"choices\":\"dot, qk, attention, train, train_converged, peak\"}",
+                        "kernel must be 'dot', 'qk', 'attention', 'train', 'train_converged' or 'peak', got '" +
                                       escaped(c.kernel) + "'");
   }
 }

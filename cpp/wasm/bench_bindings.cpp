@@ -10,7 +10,7 @@ namespace attn::wasm {
 namespace {
 
 struct BenchResult {
-  std::string error, argument;
+  std::string error, argument, kind, params;
   double seconds = 0, flops = 0;
 };
 

@@ -19,7 +19,7 @@ struct CheckOptions {
 };
 
 struct CheckResult {
-  std::string error, argument, json;
+  std::string error, argument, kind, params, json;
 };
 
 CheckResult check_tensors(std::uintptr_t data, double size, std::uintptr_t data2, double size2,

@@ -24,7 +24,11 @@ BuildInfo build_info() {
 EMSCRIPTEN_BINDINGS(attnlab_common) {
   using namespace emscripten;
   using namespace attn::wasm;
-  value_object<Status>("Status").field("error", &Status::error).field("argument", &Status::argument);
+  value_object<Status>("Status")
+      .field("error", &Status::error)
+      .field("argument", &Status::argument)
+      .field("kind", &Status::kind)
+      .field("params", &Status::params);
   value_object<BuildInfo>("BuildInfo").field("simd", &BuildInfo::simd).field("dotKernel", &BuildInfo::dotKernel);
   function("buildInfo", &build_info);
 }

@@ -20,7 +20,7 @@ namespace attn::wasm {
 namespace {
 
 struct SoftmaxResult {
-  std::string error, argument;
+  std::string error, argument, kind, params;
   SoftmaxStats stats;
 };
 
@@ -34,7 +34,7 @@ SoftmaxResult softmax_stats_js(std::uintptr_t scores, double n, double divisor, 
 }
 
 struct DivisorResult {
-  std::string error, argument, label;
+  std::string error, argument, kind, params, label;
   double value = 0;
 };
 
@@ -93,7 +93,7 @@ class SaturationJs {
 
  private:
   SaturationSession& require() {
-    if (!session_) throw ArgumentError("session", "configure() must succeed before use");
+    if (!session_) throw ArgumentError("session", "state", "", "configure() must succeed before use");
     return *session_;
   }
   std::unique_ptr<SaturationSession> session_;
@@ -105,7 +105,7 @@ struct QkOptions {
 };
 
 struct QkSummaryResult {
-  std::string error, argument;
+  std::string error, argument, kind, params;
   QkSummary summary;
 };
 
@@ -141,7 +141,7 @@ class QkSession {
 
  private:
   QkSampler& require() {
-    if (!sampler_) throw ArgumentError("session", "configure() must succeed before use");
+    if (!sampler_) throw ArgumentError("session", "state", "", "configure() must succeed before use");
     return *sampler_;
   }
   std::unique_ptr<QkSampler> sampler_;

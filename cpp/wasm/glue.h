@@ -4,7 +4,7 @@
 // Calls are coarse: arrays travel as pointers into wasm memory (the JS wrapper
 // copies a whole typed array in with one set() and reads results back with one
 // slice()). Every fallible call returns a Status, or a result whose `status`
-// is one: {error, argument}, both '' on success; `argument` is the name of the
+// is one: {error, argument, kind, params}, all '' on success; `argument` is the name of the
 // argument an ArgumentError named, so a page can put its translated lead-in
 // next to the right control. No C++ exception crosses into JS.
 #pragma once
@@ -18,12 +18,16 @@
 #include <string>
 
 #include "base/argument_error.h"
+#include "base/format.h"
 #include "base/text.h"
 
 namespace attn::wasm {
 
+// error: the core's English message (what the CLI prints); argument: the
+// argument it names; kind and params (a JSON object's text, or ""): what a
+// page needs to write its own sentence (base/argument_error.h).
 struct Status {
-  std::string error, argument;
+  std::string error, argument, kind, params;
 };
 
 template <typename T>
@@ -38,9 +42,9 @@ Status guarded(F&& f) {
     f();
     return {};
   } catch (const ArgumentError& e) {
-    return {e.what(), e.argument()};
+    return {e.what(), e.argument(), e.kind(), e.params()};
   } catch (const std::exception& e) {
-    return {e.what(), ""};
+    return {e.what(), "", "", ""};
   }
 }
 
@@ -52,28 +56,34 @@ R result(F&& f) {
   const Status s = guarded([&] { f(r); });
   r.error = s.error;
   r.argument = s.argument;
+  r.kind = s.kind;
+  r.params = s.params;
   return r;
 }
 
 // Registers a result's error and argument fields (then add its payload's).
 template <typename R>
 void status_fields(emscripten::value_object<R>& o) {
-  o.field("error", &R::error).field("argument", &R::argument);
+  o.field("error", &R::error).field("argument", &R::argument).field("kind", &R::kind).field("params", &R::params);
 }
 
 // JS numbers arrive as doubles; reject -1, 2.5 or NaN here with the same
 // wording as the core, rather than letting them wrap around as size_t.
 inline std::size_t size_arg(const char* name, double v, std::size_t lo, std::size_t hi) {
   if (!(v >= static_cast<double>(lo) && v <= static_cast<double>(hi)) || std::floor(v) != v) {
-    throw ArgumentError(name, std::string(name) + " must be an integer in [" + std::to_string(lo) +
-                                  ", " + std::to_string(hi) + "], got " + num_exact(v));
+    throw ArgumentError(name, "range",
+                        "{\"lo\":" + std::to_string(lo) + ",\"hi\":" + std::to_string(hi) +
+                            ",\"value\":" + jnum(v) + ",\"integer\":true}",
+                        std::string(name) + " must be an integer in [" + std::to_string(lo) + ", " +
+                            std::to_string(hi) + "], got " + num_exact(v));
   }
   return static_cast<std::size_t>(v);
 }
 
 inline std::uint64_t seed_arg(double s) {
   if (!(s >= 0 && s <= 9007199254740991.0) || std::floor(s) != s)
-    throw ArgumentError("seed", "seed must be an integer in [0, 9007199254740991]");
+    throw ArgumentError("seed", "range", "{\"lo\":0,\"hi\":9007199254740991,\"value\":" + jnum(s) + ",\"integer\":true}",
+                        "seed must be an integer in [0, 9007199254740991]");
   return static_cast<std::uint64_t>(s);
 }
 

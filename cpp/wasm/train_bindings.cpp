@@ -22,7 +22,7 @@ struct TrainOptions {
 };
 
 struct LrResult {
-  std::string error, argument;
+  std::string error, argument, kind, params;
   double lr = 0;
 };
 
@@ -44,18 +44,18 @@ struct TrainLimits {
 TrainLimits train_limits_js() { return {}; }
 
 struct InitResult {
-  std::string error, argument;
+  std::string error, argument, kind, params;
   InitStats stats;
 };
 
 struct EvalResultJs {
-  std::string error, argument;
+  std::string error, argument, kind, params;
   EvalResult eval;
 };
 
 // Shapes of the arrays behind the map and snapshot views.
 struct ShapeResult {
-  std::string error, argument;
+  std::string error, argument, kind, params;
   double samples = 0, heads = 0, seq = 0, dk = 0;
 };
 
@@ -150,7 +150,7 @@ class TrainSession {
 
  private:
   Trainer& require() {
-    if (!trainer_) throw ArgumentError("session", "configure() must succeed before use");
+    if (!trainer_) throw ArgumentError("session", "state", "", "configure() must succeed before use");
     return *trainer_;
   }
   std::unique_ptr<Trainer> trainer_;

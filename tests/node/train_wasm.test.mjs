@@ -11,7 +11,7 @@ import { CLI, loadWasm } from './paths.mjs';
 // The training lab's module (lab.html), in both builds.
 const simd = await loadWasm('lab', 'simd');
 const scalar = await loadWasm('lab', 'scalar');
-const OK = { error: '', argument: '' };
+const OK = { error: '', argument: '', kind: '', params: '' };
 
 function cli(args) {
   const r = spawnSync(CLI, args, { encoding: 'utf8', timeout: 300_000 });
@@ -136,7 +136,7 @@ test('a diverging run: divergedAt() is the CLI\'s step; metrics and evaluation a
 
 test('errors come back as strings naming the argument, never as exceptions', () => {
   const s = new simd.TrainSession();
-  assert.deepEqual(s.step(1), { error: 'configure() must succeed before use', argument: 'session' });
+  assert.deepEqual(s.step(1), { error: 'configure() must succeed before use', argument: 'session', kind: 'state', params: '' });
   const bad = [
     [{ dk: 0 }, 'dk', /dk must be an integer in \[1, 1024\], got 0/],
     [{ dk: 2.5 }, 'dk', /dk/],
@@ -161,7 +161,7 @@ test('errors come back as strings naming the argument, never as exceptions', () 
     assert.match(s.step(1).error, /configure\(\) must succeed/, 'a failed configure leaves no session');
   }
   assert.deepEqual(s.configure(OPTIONS), OK);
-  assert.deepEqual(s.step(0), { error: 'count must be an integer in [1, 1000000], got 0', argument: 'count' });
+  assert.deepEqual(s.step(0), { error: 'count must be an integer in [1, 1000000], got 0', argument: 'count', kind: 'range', params: '{"lo":1,"hi":1000000,"value":0,"integer":true}' });
   assert.equal(s.evaluate(0).argument, 'samples');
   assert.match(s.evaluate(0).error, /samples/);
   assert.match(s.qkSnapshot(1000).error, /samples/);

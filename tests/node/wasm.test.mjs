@@ -14,7 +14,7 @@ const simd = await loadWasm('explain', 'simd');
 const scalar = await loadWasm('explain', 'scalar');
 const attnSimd = await loadWasm('bench', 'simd');
 const attnScalar = await loadWasm('bench', 'scalar');
-const OK = { error: '', argument: '' };
+const OK = { error: '', argument: '', kind: '', params: '' };
 
 // Disassembly grouped by function: by name where the module keeps names (the
 // benchmarks' module, --profiling-funcs), else as func[index].
@@ -169,7 +169,7 @@ test('checkAttentionShape and checkScoreRow refuse what the calls refuse, alloca
     const grow = M.HEAP8.length, growA = A.HEAP8.length;
     // The issue's case: n 4096 x d_v 16384 of output (256 MiB).
     const big = A.checkAttentionShape(4096, 1, 1, 16384);
-    assert.deepEqual(big, { error: 'n*dv must be at most 16777216, got 4096 * 16384', argument: 'n*dv' });
+    assert.deepEqual(big, { error: 'n*dv must be at most 16777216, got 4096 * 16384', argument: 'n*dv', kind: 'product', params: '{"hi":16777216,"a":4096,"b":16384}' });
     assert.equal(big.error, cliMessage({ q: Array(4096).fill([0]), k: [[0]], v: [Array(16384).fill(0)] }));
     assert.deepEqual(A.checkAttentionShape(4096, 4096, 1, 1), OK);
     assert.equal(A.checkAttentionShape(4097, 1, 1, 1).argument, 'n');
@@ -177,7 +177,7 @@ test('checkAttentionShape and checkScoreRow refuse what the calls refuse, alloca
     assert.equal(A.checkAttentionShape(2.5, 1, 1, 1).argument, 'n');
     assert.equal(A.HEAP8.length, growA, 'no wasm memory grew');
     // sampleScoreRow(64, 1e8, 1): m past its limit, and d_k * m past the work limit.
-    assert.deepEqual(M.checkScoreRow(64, 1e8), { error: 'm must be an integer in [1, 4096], got 100000000', argument: 'm' });
+    assert.deepEqual(M.checkScoreRow(64, 1e8), { error: 'm must be an integer in [1, 4096], got 100000000', argument: 'm', kind: 'range', params: '{"lo":1,"hi":4096,"value":100000000,"integer":true}' });
     assert.equal(M.checkScoreRow(65536, 4096).argument, 'dk*m');
     assert.deepEqual(M.checkScoreRow(256, 4096), OK);
     assert.equal(M.HEAP8.length, grow, 'no wasm memory grew');

@@ -13,9 +13,11 @@ namespace attn {
 
 Divisor Divisor::value(double v) {
   if (!(v >= limits::kMinDivisor && v <= limits::kMaxDivisor)) {
-    throw ArgumentError("divisor", "divisor must be a number in [" + num(limits::kMinDivisor) + ", " +
-                                       num(limits::kMaxDivisor) + "], 'sqrt' or 'dk', got " +
-                                       num_exact(v));
+    throw ArgumentError("divisor", "divisor",
+                        "{\"lo\":" + jnum(limits::kMinDivisor) + ",\"hi\":" + jnum(limits::kMaxDivisor) +
+                            ",\"value\":" + jnum(v) + "}",
+                        "divisor must be a number in [" + num(limits::kMinDivisor) + ", " +
+                            num(limits::kMaxDivisor) + "], 'sqrt' or 'dk', got " + num_exact(v));
   }
   return Divisor(Kind::Value, v);
 }
@@ -31,9 +33,13 @@ Divisor Divisor::parse(std::string_view text) {
   const double v = decimal ? std::strtod(s.c_str(), &end) : NAN;
   if (!decimal || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v) ||
       !(v >= limits::kMinDivisor && v <= limits::kMaxDivisor)) {
-    throw ArgumentError("divisor", "divisor must be 'sqrt', 'dk' or a number in [" +
-                                       num(limits::kMinDivisor) + ", " + num(limits::kMaxDivisor) +
-                                       "], got '" + escaped(s) + "'");
+    // value: the number read, when the text is one (0, -1, 1e13: out of range), else the text.
+    const bool number = decimal && end == s.c_str() + s.size() && std::isfinite(v);
+    throw ArgumentError("divisor", "divisor",
+                        "{\"lo\":" + jnum(limits::kMinDivisor) + ",\"hi\":" + jnum(limits::kMaxDivisor) +
+                            ",\"value\":" + (number ? jnum(v) : jstr(s)) + "}",
+                        "divisor must be 'sqrt', 'dk' or a number in [" + num(limits::kMinDivisor) + ", " +
+                            num(limits::kMaxDivisor) + "], got '" + escaped(s) + "'");
   }
   return Divisor(Kind::Value, v);
 }

@@ -1,7 +1,9 @@
 #include "base/format.h"
 
 #include <cstdarg>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "base/argument_error.h"
 
@@ -96,6 +98,34 @@ void fail_arg(const char* argument, const char* fmt, ...) {
   std::string s = vstrf(fmt, args);
   va_end(args);
   throw ArgumentError(argument, s);
+}
+
+void fail_kind(const char* argument, const char* kind, const std::string& params, const char* fmt, ...) {
+  std::va_list args;
+  va_start(args, fmt);
+  std::string s = vstrf(fmt, args);
+  va_end(args);
+  throw ArgumentError(argument, kind, params, s);
+}
+
+std::string jstr(std::string_view s, std::size_t max_bytes) {
+  const std::string e = escaped(s, max_bytes);  // no control characters or line breaks left
+  std::string out = "\"";
+  for (const char c : e) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+std::string jnum(double v) {
+  if (std::isnan(v)) return "\"nan\"";
+  if (std::isinf(v)) return v > 0 ? "\"inf\"" : "\"-inf\"";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  if (std::strtod(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
 }
 
 }  // namespace attn

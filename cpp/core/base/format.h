@@ -27,4 +27,15 @@ std::string escaped(std::string_view value, std::size_t max_bytes = 100);
 [[noreturn]] void fail_arg(const char* argument, const char* fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+// Throws ArgumentError(argument, kind, params, formatted message): params is
+// a JSON object's text (built with jstr and jnum), kind one of argument_error.h.
+[[noreturn]] void fail_kind(const char* argument, const char* kind, const std::string& params, const char* fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+// JSON values for an error's params: a string (quoted, escaped; cut as
+// escaped() cuts) and a number (finite: the shortest exact form; else the
+// string "nan", "inf" or "-inf").
+std::string jstr(std::string_view s, std::size_t max_bytes = 100);
+std::string jnum(double v);
+
 }  // namespace attn

@@ -21,10 +21,11 @@ std::string lower(std::string_view s) {
 }
 
 void check_file(const char* argument, std::size_t size) {
-  if (size == 0) fail_arg(argument, "%s: the file is empty", argument);
+  if (size == 0) fail_kind(argument, "file_empty", "", "%s: the file is empty", argument);
   if (size > limits::kMaxCheckFileBytes)
-    fail_arg(argument, "%s: the file is %zu bytes, more than the limit of %zu MiB", argument, size,
-             limits::kMaxCheckFileBytes >> 20);
+    fail_kind(argument, "file_size", strf("{\"bytes\":%zu,\"limit\":%zu}", size, limits::kMaxCheckFileBytes),
+              "%s: the file is %zu bytes, more than the limit of %zu MiB", argument, size,
+              limits::kMaxCheckFileBytes >> 20);
 }
 
 void check_names(const QkOptions& n) {
@@ -32,10 +33,12 @@ void check_names(const QkOptions& n) {
     bool ok = !s->empty() && s->size() <= 64;
     for (char c : *s) ok = ok && c > 32 && c < 127 && c != ',' && c != '"';
     if (!ok)
-      fail_arg("names", "array names must be 1 to 64 printable characters without spaces, commas or quotes, got '%s'",
+      fail_kind("names", "name", "{\"value\":" + jstr(*s, 64) + "}", "array names must be 1 to 64 printable characters without spaces, commas or quotes, got '%s'",
                escaped(*s, 64).c_str());
   }
-  if (n.q == n.k) fail_arg("names", "q and k need different names, got '%s' twice", n.q.c_str());
+  if (n.q == n.k)
+    fail_kind("names", "names_same", "{\"value\":" + jstr(n.q) + "}", "q and k need different names, got '%s' twice",
+              n.q.c_str());
 }
 
 // One tensor from a file that holds only it.
@@ -50,7 +53,7 @@ Tensor load_one(const std::uint8_t* data, std::size_t size, TensorFormat format,
     case TensorFormat::Npz:
     case TensorFormat::Auto: break;
   }
-  fail_arg(which, "%s: an .npz holds q and k together, so give it alone", which);
+  fail_kind(which, "npz_alone", "", "%s: an .npz holds q and k together, so give it alone", which);
 }
 
 }  // namespace
@@ -62,8 +65,8 @@ TensorFormat parse_format(std::string_view text) {
   if (text == "npz") return TensorFormat::Npz;
   if (text == "csv") return TensorFormat::Csv;
   if (text == "json") return TensorFormat::Json;
-  fail_arg("format", "format must be 'auto', 'npy', 'npz', 'csv' or 'json', got '%s'",
-           escaped(text, 64).c_str());
+  fail_kind("format", "choice", "{\"value\":" + jstr(text, 64) + ",\"choices\":\"auto, npy, npz, csv, json\"}",
+            "format must be 'auto', 'npy', 'npz', 'csv' or 'json', got '%s'", escaped(text, 64).c_str());
 }
 
 const char* format_name(TensorFormat f) {
@@ -108,7 +111,8 @@ std::size_t npz_sequences(const std::uint8_t* data, std::size_t size) {
   const Tensor t = npz_array(data, size, "sequences", "sequences");
   const double v = t.data.size() == 1 ? t.data[0] : -1.0;
   if (!(v >= 1 && v <= static_cast<double>(limits::kMaxSeqLen)) || v != static_cast<double>(static_cast<std::size_t>(v)))
-    fail_arg("sequences", "npz: the array 'sequences' must hold one integer in [1, %zu]", limits::kMaxSeqLen);
+    fail_kind("sequences", "stored_sequences", strf("{\"lo\":1,\"hi\":%zu}", limits::kMaxSeqLen),
+              "npz: the array 'sequences' must hold one integer in [1, %zu]", limits::kMaxSeqLen);
   return static_cast<std::size_t>(v);
 }
 
@@ -139,7 +143,7 @@ QkTensors load_qk(const std::uint8_t* data, std::size_t size, TensorFormat forma
     case TensorFormat::Npy:
     case TensorFormat::Auto: break;
   }
-  fail_arg("file", "npy: a .npy file holds one array: give two files (q first, then k), or one .npz "
+  fail_kind("file", "npy_single", "", "npy: a .npy file holds one array: give two files (q first, then k), or one .npz "
                    "written by numpy.savez(f, q=q, k=k)");
 }
 
@@ -163,25 +167,30 @@ QkTensors make_qk(Tensor q, Tensor k, TensorFormat format, std::size_t sequences
   r.n_q = q.shape[q.shape.size() - 2];
   r.n_k = k.shape[k.shape.size() - 2];
   if (heads(k) != r.heads || k.shape.back() != r.dk)
-    fail_arg("k", "q has shape %s but k has shape %s: heads and d_k must match", shape_text(q.shape).c_str(),
-             shape_text(k.shape).c_str());
-  if (r.n_k < 2) fail_arg("k", "k has 1 row: a softmax needs at least 2 keys to compare");
+    fail_kind("k", "shape_mismatch", "{\"q\":" + jstr(shape_text(q.shape)) + ",\"k\":" + jstr(shape_text(k.shape)) + "}",
+              "q has shape %s but k has shape %s: heads and d_k must match", shape_text(q.shape).c_str(),
+              shape_text(k.shape).c_str());
+  if (r.n_k < 2) fail_kind("k", "few_keys", "", "k has 1 row: a softmax needs at least 2 keys to compare");
   if (sequences < 1 || sequences > limits::kMaxSeqLen)
-    fail_arg("sequences", "sequences must be an integer in [1, %zu], got %zu", limits::kMaxSeqLen, sequences);
+    fail_kind("sequences", "range", strf("{\"lo\":1,\"hi\":%zu,\"value\":%zu,\"integer\":true}", limits::kMaxSeqLen, sequences),
+              "sequences must be an integer in [1, %zu], got %zu", limits::kMaxSeqLen, sequences);
   if (r.n_q % sequences != 0 || r.n_k % sequences != 0)
-    fail_arg("sequences", "%zu sequences do not divide q's %zu rows and k's %zu rows into equal blocks",
+    fail_kind("sequences", "sequences_divide", strf("{\"value\":%zu,\"nq\":%zu,\"nk\":%zu}", sequences, r.n_q, r.n_k),
+              "%zu sequences do not divide q's %zu rows and k's %zu rows into equal blocks",
              sequences, r.n_q, r.n_k);
   if (r.n_k / sequences < 2)
-    fail_arg("sequences", "%zu sequences leave %zu key a sequence: a softmax needs at least 2 keys to compare",
+    fail_kind("sequences", "sequences_keys", strf("{\"value\":%zu,\"keys\":%zu}", sequences, r.n_k / sequences),
+              "%zu sequences leave %zu key a sequence: a softmax needs at least 2 keys to compare",
              sequences, r.n_k / sequences);
   r.sequences = sequences;
   // heads·n_q·(n_k/S) and heads·n_q·(n_k/S)·d_k, each factor already bounded by the shape checks.
   const std::uint64_t logits = std::uint64_t{r.heads} * r.n_q * (r.n_k / sequences);
   if (logits > limits::kMaxCheckLogits)
-    fail_arg("file", "heads·n_q·n_k/S = %llu logits, more than the limit of %zu",
+    fail_kind("file", "work", strf("{\"limit\":%zu}", limits::kMaxCheckLogits), "heads·n_q·n_k/S = %llu logits, more than the limit of %zu",
              static_cast<unsigned long long>(logits), limits::kMaxCheckLogits);
   if (logits * r.dk > limits::kMaxCheckWork)
-    fail_arg("file", "heads·n_q·n_k·d_k/S = %llu multiply-adds, more than the limit of %llu",
+    fail_kind("file", "work", strf("{\"limit\":%llu}", static_cast<unsigned long long>(limits::kMaxCheckWork)),
+              "heads·n_q·n_k·d_k/S = %llu multiply-adds, more than the limit of %llu",
              static_cast<unsigned long long>(logits * r.dk),
              static_cast<unsigned long long>(limits::kMaxCheckWork));
   r.q = std::move(q.data);

@@ -100,13 +100,13 @@ CheckReport check_qk(const QkTensors& t, const Divisor& model) {
   const std::size_t H = t.heads, nq = t.n_q, dk = t.dk, S = t.sequences;
   if (H == 0 || nq == 0 || t.n_k < 2 || dk == 0 || S == 0 || nq % S != 0 || t.n_k % S != 0 ||
       t.n_k / S < 2 || t.q.size() != H * nq * dk || t.k.size() != H * t.n_k * dk)
-    fail_arg("tensors", "q and k do not match their shapes");
+    fail_kind("tensors", "state", "", "q and k do not match their shapes");
   // Each query row is scored against the nk keys of its own sequence.
   const std::size_t nk = t.n_k / S, nq_seq = nq / S;
   const std::uint64_t logits = std::uint64_t{H} * nq * nk;
   if (H > limits::kMaxCheckHeads || nq > limits::kMaxSeqLen || nk > limits::kMaxSeqLen ||
       dk > limits::kMaxDk || logits > limits::kMaxCheckLogits || logits * dk > limits::kMaxCheckWork)
-    fail_arg("tensors", "q and k are larger than the checker's limits");
+    fail_kind("tensors", "state", "", "q and k are larger than the checker's limits");
 
   CheckReport r;
   r.heads = H;
@@ -165,7 +165,7 @@ CheckReport check_qk(const QkTensors& t, const Divisor& model) {
         double sum = 0;
         for (std::size_t j = 0; j < nk; ++j) {
           if (!std::isfinite(s[j]))
-            fail_arg("file", "head %zu: q·k overflows float32 (query %zu, key %zu): q and k are far too large", h,
+            fail_kind("file", "overflow", strf("{\"head\":%zu}", h), "head %zu: q·k overflows float32 (query %zu, key %zu): q and k are far too large", h,
                      i0 + i, j);
           row[j] = s[j];
           sum += row[j];

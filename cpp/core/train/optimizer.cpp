@@ -12,7 +12,7 @@ namespace attn {
 OptimizerKind parse_optimizer(std::string_view text) {
   if (text == "adam") return OptimizerKind::Adam;
   if (text == "sgd") return OptimizerKind::Sgd;
-  throw ArgumentError("optimizer",
+  throw ArgumentError("optimizer", "choice", "{\"value\":" + jstr(text) + ",\"choices\":\"adam, sgd\"}",
                       "optimizer must be 'adam' or 'sgd', got '" + escaped(text) + "'");
 }
 

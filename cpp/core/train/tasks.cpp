@@ -10,7 +10,8 @@ namespace attn {
 TaskKind parse_task(std::string_view text) {
   if (text == "recall") return TaskKind::Recall;
   if (text == "copy") return TaskKind::Copy;
-  throw ArgumentError("task", "task must be 'recall' or 'copy', got '" + escaped(text) + "'");
+  throw ArgumentError("task", "choice", "{\"value\":" + jstr(text) + ",\"choices\":\"recall, copy\"}",
+                      "task must be 'recall' or 'copy', got '" + escaped(text) + "'");
 }
 
 const char* task_name(TaskKind k) { return k == TaskKind::Recall ? "recall" : "copy"; }

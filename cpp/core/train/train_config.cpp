@@ -12,8 +12,8 @@ InitKind parse_init(std::string_view text) {
   if (text == "xavier") return InitKind::Xavier;
   if (text == "lecun") return InitKind::Lecun;
   if (text == "normal") return InitKind::Normal;
-  throw ArgumentError("init", "init must be 'xavier', 'lecun' or 'normal', got '" +
-                                  escaped(text) + "'");
+  throw ArgumentError("init", "choice", "{\"value\":" + jstr(text) + ",\"choices\":\"xavier, lecun, normal\"}",
+                      "init must be 'xavier', 'lecun' or 'normal', got '" + escaped(text) + "'");
 }
 
 const char* init_name(InitKind k) {
@@ -39,11 +39,16 @@ void validate(const TrainConfig& c) {
   check_product("batch*positions*heads*dv", rows, c.heads * c.dv, L::kMaxActivations);
   check_product("d_model*heads*dk", c.d_model, c.heads * c.dk, L::kMaxParams);
   if (!(c.lr > 0.0 && c.lr <= L::kMaxLr))
-    throw ArgumentError("lr", "lr must be a number in (0, " + num(L::kMaxLr) + "], got " + num(c.lr));
+    throw ArgumentError("lr", "range",
+                        "{\"lo\":0,\"hi\":" + jnum(L::kMaxLr) + ",\"value\":" + jnum(c.lr) + ",\"open\":\"lo\"}",
+                        "lr must be a number in (0, " + num(L::kMaxLr) + "], got " + num(c.lr));
   check_size("log_every", c.log_every, 1, L::kMaxLogEvery);
   if (c.seed > L::kMaxSeed)
-    throw ArgumentError("seed", "seed must be an integer in [0, " + std::to_string(L::kMaxSeed) +
-                                    "], got " + std::to_string(c.seed));
+    throw ArgumentError("seed", "range",
+                        "{\"lo\":0,\"hi\":" + jnum(static_cast<double>(L::kMaxSeed)) +
+                            ",\"value\":" + jnum(static_cast<double>(c.seed)) + ",\"integer\":true}",
+                        "seed must be an integer in [0, " + std::to_string(L::kMaxSeed) + "], got " +
+                            std::to_string(c.seed));
 }
 
 double reference_lr(OptimizerKind optimizer, std::size_t dk, std::size_t d_model) {
@@ -59,10 +64,13 @@ void apply_divisor_option(TrainConfig& c, std::string_view text) {
   }
   try {
     c.divisor = Divisor::parse(text);
-  } catch (const ArgumentError&) {
-    throw ArgumentError("divisor", "divisor must be 'sqrt', 'dk', 'qknorm' or a number in [" +
-                                       num(limits::kMinDivisor) + ", " + num(limits::kMaxDivisor) +
-                                       "], got '" + escaped(text) + "'");
+  } catch (const ArgumentError& e) {
+    // The same params as Divisor::parse's, and qknorm among the choices.
+    std::string params = e.params();
+    if (!params.empty()) params.insert(params.size() - 1, ",\"qknorm\":true");
+    throw ArgumentError("divisor", "divisor", params,
+                        "divisor must be 'sqrt', 'dk', 'qknorm' or a number in [" + num(limits::kMinDivisor) +
+                            ", " + num(limits::kMaxDivisor) + "], got '" + escaped(text) + "'");
   }
   c.qk_norm = false;
 }

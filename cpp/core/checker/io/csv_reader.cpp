@@ -17,7 +17,7 @@ using namespace text_io;
 
 std::vector<Tensor> parse_csv(const std::uint8_t* data, std::size_t size,
                               const std::vector<std::string>& names, const char* argument) {
-  if (size == 0) fail_arg(argument, "csv: the file is empty");
+  if (size == 0) fail_kind(argument, "file_empty", "", "csv: the file is empty");
   const bool tagged = !names.empty();
   const char* s = reinterpret_cast<const char*>(data);
   const char* const end = s + size;
@@ -72,38 +72,40 @@ std::vector<Tensor> parse_csv(const std::uint8_t* data, std::size_t size,
       if (tag == names[0]) which = 0;
       else if (tag == names[1]) which = 1;
       else if (first_is_number)
-        fail_arg(argument,
+        fail_kind(argument, "row_names", strf("{\"line\":%zu,\"q\":", line_no) + jstr(names[0]) + ",\"k\":" + jstr(names[1]) + "}",
                  "csv: line %zu starts with a number: when one file holds both, every row starts with "
                  "'%s' or '%s' (or give two files, q first, then k)",
                  line_no, names[0].c_str(), names[1].c_str());
       else
-        fail_arg(argument, "csv: line %zu starts with '%s', not '%s' or '%s'", line_no,
+        fail_kind(argument, "row_names", strf("{\"line\":%zu,\"q\":", line_no) + jstr(names[0]) + ",\"k\":" + jstr(names[1]) + "}",
+                  "csv: line %zu starts with '%s', not '%s' or '%s'", line_no,
                  printable(fb, fe).c_str(), names[0].c_str(), names[1].c_str());
-      if (!more) fail_arg(argument, "csv: line %zu has a name but no values", line_no);
+      if (!more) fail_kind(argument, "syntax", strf("{\"format\":\"csv\",\"line\":%zu}", line_no), "csv: line %zu has a name but no values", line_no);
       fb = after;
       after = advance();
     } else if (!first_is_number && (fe - fb == 1) && (*fb == 'q' || *fb == 'k')) {
-      fail_arg(argument, "csv: line %zu starts with '%c': a file of named rows holds both q and k, so give it alone",
+      fail_kind(argument, "npz_alone", strf("{\"line\":%zu}", line_no), "csv: line %zu starts with '%c': a file of named rows holds both q and k, so give it alone",
                line_no, *fb);
     }
     Growing& g = t[which];
     const std::size_t row_start = g.data.size();
     std::size_t field = tagged ? 2 : 1;
     while (true) {
-      if (fb == fe) fail_arg(argument, "csv: line %zu, field %zu is empty", line_no, field);
+      if (fb == fe) fail_kind(argument, "not_number", strf("{\"line\":%zu,\"field\":%zu,\"text\":\"\"}", line_no, field), "csv: line %zu, field %zu is empty", line_no, field);
       const NumberResult r = read_number(fb, fe, v);
       if (r == NumberResult::TooLong)
-        fail_arg(argument, "csv: line %zu, field %zu is too long to be a number", line_no, field);
+        fail_kind(argument, "not_number", strf("{\"line\":%zu,\"field\":%zu}", line_no, field), "csv: line %zu, field %zu is too long to be a number", line_no, field);
       if (r != NumberResult::Ok)
-        fail_arg(argument, "csv: line %zu, field %zu ('%s') is not a number", line_no, field,
+        fail_kind(argument, "not_number", strf("{\"line\":%zu,\"field\":%zu,\"text\":", line_no, field) + jstr(std::string(fb, fe), 40) + "}",
+                  "csv: line %zu, field %zu ('%s') is not a number", line_no, field,
                  printable(fb, fe).c_str());
       if (!std::isfinite(v))
-        fail_arg(argument, "csv: line %zu, field %zu is %g: q and k must hold finite numbers", line_no, field, v);
+        fail_kind(argument, "value_finite", strf("{\"line\":%zu,\"field\":%zu,\"value\":", line_no, field) + jnum(v) + "}", "csv: line %zu, field %zu is %g: q and k must hold finite numbers", line_no, field, v);
       if (std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max()))
-        fail_arg(argument, "csv: line %zu, field %zu is %g, outside the float32 range (about ±3.4e38)", line_no,
+        fail_kind(argument, "value_float", strf("{\"line\":%zu,\"field\":%zu,\"value\":", line_no, field) + jnum(v) + "}", "csv: line %zu, field %zu is %g, outside the float32 range (about ±3.4e38)", line_no,
                  field, v);
       if (g.data.size() >= limits::kMaxCheckValues)
-        fail_arg(argument, "csv: %s holds more than the limit of %zu values (heads·n·d_k)",
+        fail_kind(argument, "values", strf("{\"limit\":%zu}", limits::kMaxCheckValues), "csv: %s holds more than the limit of %zu values (heads·n·d_k)",
                  tagged ? names[which].c_str() : "the file", limits::kMaxCheckValues);
       g.data.push_back(static_cast<float>(v));
       ++field;
@@ -117,12 +119,13 @@ std::vector<Tensor> parse_csv(const std::uint8_t* data, std::size_t size,
       g.shape = {0, width};
       first_line[which] = line_no;
     } else if (width != g.shape[1]) {
-      fail_arg(argument, "csv: line %zu has %llu values, but the first %s%srow (line %zu) has %llu", line_no,
+      fail_kind(argument, "ragged", strf("{\"line\":%zu,\"count\":%llu,\"firstLine\":%zu,\"first\":%llu}", line_no, static_cast<unsigned long long>(width), first_line[which], static_cast<unsigned long long>(g.shape[1])),
+                "csv: line %zu has %llu values, but the first %s%srow (line %zu) has %llu", line_no,
                static_cast<unsigned long long>(width), tagged ? names[which].c_str() : "", tagged ? " " : "",
                first_line[which], static_cast<unsigned long long>(g.shape[1]));
     }
     if (++g.shape[0] > limits::kMaxSeqLen)
-      fail_arg(argument, "csv: %s has more than %zu rows, the limit of n",
+      fail_kind(argument, "dim", strf("{\"dim\":\"rows\",\"limit\":%zu}", limits::kMaxSeqLen), "csv: %s has more than %zu rows, the limit of n",
                tagged ? names[which].c_str() : "the file", limits::kMaxSeqLen);
     line = next;
   }
@@ -130,8 +133,9 @@ std::vector<Tensor> parse_csv(const std::uint8_t* data, std::size_t size,
   std::vector<Tensor> out;
   for (std::size_t i = 0; i < (tagged ? 2u : 1u); ++i) {
     if (!t[i].seen) {
-      if (tagged) fail_arg(argument, "csv: no row starts with '%s'", names[i].c_str());
-      fail_arg(argument, "csv: no rows of numbers");
+      if (tagged)
+        fail_kind(argument, "no_rows", "{\"name\":" + jstr(names[i]) + "}", "csv: no row starts with '%s'", names[i].c_str());
+      fail_kind(argument, "no_rows", "", "csv: no rows of numbers");
     }
     out.push_back(finish(t[i], argument, tagged ? "csv (" + names[i] + ")" : std::string("csv")));
   }

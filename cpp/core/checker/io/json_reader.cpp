@@ -23,13 +23,13 @@ class JsonReader {
       : s_(reinterpret_cast<const char*>(data)), n_(size), argument_(argument) {}
 
   std::vector<Tensor> read(const std::vector<std::string>& names) {
-    if (n_ == 0) fail_arg(argument_, "json: the file is empty");
+    if (n_ == 0) fail_kind(argument_, "file_empty", "", "json: the file is empty");
     if (n_ >= 3 && std::memcmp(s_, "\xEF\xBB\xBF", 3) == 0) i_ = 3;  // UTF-8 byte order mark
     ws();
     std::vector<Tensor> out;
     if (peek() == '{') {
       if (names.empty())
-        fail_arg(argument_, "json: an object holds q and k together, so give this file alone (or give "
+        fail_kind(argument_, "npz_alone", "", "json: an object holds q and k together, so give this file alone (or give "
                             "each tensor as a bare array)");
       Growing got[2];
       bool have[2] = {false, false};
@@ -63,12 +63,14 @@ class JsonReader {
       }
       end();
       for (std::size_t w = 0; w < 2; ++w)
-        if (!have[w]) fail_arg(argument_, "json: the object has no \"%s\"", names[w].c_str());
+        if (!have[w])
+          fail_kind(argument_, "missing_array", "{\"name\":" + jstr(names[w]) + "}", "json: the object has no \"%s\"",
+                    names[w].c_str());
       for (std::size_t w = 0; w < 2; ++w)
         out.push_back(finish(got[w], argument_, "json (" + names[w] + ")"));
     } else if (peek() == '[') {
       if (!names.empty())
-        fail_arg(argument_, "json: a bare array holds one tensor: give an object {\"%s\": [...], \"%s\": [...]}, or "
+        fail_kind(argument_, "npy_single", "", "json: a bare array holds one tensor: give an object {\"%s\": [...], \"%s\": [...]}, or "
                             "two files (q first, then k)", names[0].c_str(), names[1].c_str());
       Growing g;
       tensor(g, "");
@@ -82,11 +84,24 @@ class JsonReader {
 
  private:
   // Adds the line and column of the cursor.
+  // A syntax error (kind "syntax"); failk() gives another kind, params gets
+  // the line and column after `extra` (JSON members with a leading comma, or "").
   [[noreturn]] void fail(const char* fmt, ...) const __attribute__((format(printf, 2, 3))) {
     std::va_list args;
     va_start(args, fmt);
     const std::string what = vstrf(fmt, args);
     va_end(args);
+    raise("syntax", "", what);
+  }
+  [[noreturn]] void failk(const char* kind, const std::string& extra, const char* fmt, ...) const
+      __attribute__((format(printf, 4, 5))) {
+    std::va_list args;
+    va_start(args, fmt);
+    const std::string what = vstrf(fmt, args);
+    va_end(args);
+    raise(kind, extra, what);
+  }
+  [[noreturn]] void raise(const char* kind, const std::string& extra, const std::string& what) const {
     std::size_t line = 1, col = 1;
     for (std::size_t j = 0; j < i_ && j < n_; ++j) {
       if (s_[j] == '\n') {
@@ -96,7 +111,8 @@ class JsonReader {
         ++col;
       }
     }
-    fail_arg(argument_, "json: line %zu, column %zu: %s", line, col, what.c_str());
+    fail_kind(argument_, kind, strf("{\"format\":\"json\",\"line\":%zu,\"column\":%zu", line, col) + extra + "}",
+              "json: line %zu, column %zu: %s", line, col, what.c_str());
   }
   char peek() const { return i_ < n_ ? s_[i_] : '\0'; }
   void ws() {
@@ -161,7 +177,7 @@ class JsonReader {
     for (const char* word : {"NaN", "Infinity", "-Infinity"}) {
       const std::size_t len = std::strlen(word);
       if (n_ - i_ >= len && std::memcmp(s_ + i_, word, len) == 0)
-        fail("%s is not a finite number: q and k must hold finite numbers", word);
+        failk("value_finite", "", "%s is not a finite number: q and k must hold finite numbers", word);
     }
     // JSON's grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
     auto digit = [&] { return peek() >= '0' && peek() <= '9'; };
@@ -190,7 +206,7 @@ class JsonReader {
     read_number(s_ + start, s_ + i_, v);
     if (!std::isfinite(v) || std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max())) {
       i_ = start;
-      fail("the number %s is outside the float32 range (about ±3.4e38)", printable(s_ + start, s_ + start + len).c_str());
+      failk("value_float", "", "the number %s is outside the float32 range (about ±3.4e38)", printable(s_ + start, s_ + start + len).c_str());
     }
     return v;
   }
@@ -256,12 +272,12 @@ class JsonReader {
   }
 
   void level(Growing& g, std::size_t depth) {
-    if (peek() != '[') fail("%s must be an array", path().c_str());
+    if (peek() != '[') failk("structure", "", "%s must be an array", path().c_str());
     if (depth >= 3)
-      fail("%s is an array nested 4 deep: expected 2-D [n, d_k] or 3-D [heads, n, d_k]", path().c_str());
+      failk("structure", "", "%s is an array nested 4 deep: expected 2-D [n, d_k] or 3-D [heads, n, d_k]", path().c_str());
     ++i_;
     ws();
-    if (peek() == ']') fail("%s is empty: need at least one row and one column", path().c_str());
+    if (peek() == ']') failk("structure", "", "%s is empty: need at least one row and one column", path().c_str());
     if (g.shape.size() <= depth) g.shape.push_back(0);
     std::size_t count = 0;
     path_.push_back(0);
@@ -272,13 +288,13 @@ class JsonReader {
       if (rank_ == 0 && !is_array) rank_ = depth + 1;  // the first number decides the rank
       if (is_array) {
         if (rank_ != 0 && depth + 1 >= rank_)
-          fail("%s is an array, but %s's first elements at this depth are numbers", path().c_str(), name_.c_str());
+          failk("structure", "", "%s is an array, but %s's first elements at this depth are numbers", path().c_str(), name_.c_str());
         level(g, depth + 1);
       } else {
-        if (depth + 1 != rank_) fail("%s is a number, but an array was expected here", path().c_str());
+        if (depth + 1 != rank_) failk("structure", "", "%s is a number, but an array was expected here", path().c_str());
         const double v = number();
         if (g.data.size() >= limits::kMaxCheckValues)
-          fail("%s holds more than the limit of %zu values (heads·n·d_k)", name_.c_str(), limits::kMaxCheckValues);
+          failk("values", strf(",\"limit\":%zu", limits::kMaxCheckValues), "%s holds more than the limit of %zu values (heads·n·d_k)", name_.c_str(), limits::kMaxCheckValues);
         g.data.push_back(static_cast<float>(v));
       }
       ++count;
@@ -296,7 +312,7 @@ class JsonReader {
     } else if (count != g.shape[depth]) {
       std::string first = name_;
       for (std::size_t d = 0; d < depth; ++d) first += "[0]";
-      fail("%s has %zu elements, but %s has %llu", path().c_str(), count, first.c_str(),
+      failk("structure", "", "%s has %zu elements, but %s has %llu", path().c_str(), count, first.c_str(),
            static_cast<unsigned long long>(g.shape[depth]));
     }
   }

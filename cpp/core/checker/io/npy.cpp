@@ -106,7 +106,7 @@ class HeaderParser {
     va_start(args, fmt);
     const std::string what = vstrf(fmt, args);
     va_end(args);
-    fail_arg(argument_, "%s: %s", where_.c_str(), what.c_str());
+    fail_kind(argument_, "damaged", "{\"format\":\"npy\"}", "%s: %s", where_.c_str(), what.c_str());
   }
   char peek() const { return i_ < s_.size() ? s_[i_] : '\0'; }
   void ws() {
@@ -197,22 +197,22 @@ Tensor parse_npy(const std::uint8_t* data, std::size_t size, const char* argumen
   const char* w = where.c_str();
 
   // 1. Magic string, version, header length.
-  if (size == 0) fail_arg(argument, "%s: the file is empty", w);
+  if (size == 0) fail_kind(argument, "file_empty", "", "%s: the file is empty", w);
   const std::size_t seen = size < kMagicLen ? size : kMagicLen;
   if (std::memcmp(data, kMagic, seen) != 0)
-    fail_arg(argument, "%s: wrong magic: a .npy file starts with 93 4e 55 4d 50 59 (\\x93NUMPY), this one with %s",
+    fail_kind(argument, "not_format", "{\"format\":\"npy\"}", "%s: wrong magic: a .npy file starts with 93 4e 55 4d 50 59 (\\x93NUMPY), this one with %s",
              w, hex_bytes(data, seen).c_str());
   if (size < kMagicLen + 2)
-    fail_arg(argument, "%s: truncated header: %zu bytes, too few for the magic string and the version", w, size);
+    fail_kind(argument, "damaged", "{\"format\":\"npy\"}", "%s: truncated header: %zu bytes, too few for the magic string and the version", w, size);
   const unsigned major = data[6], minor = data[7];
   if (!((major == 1 || major == 2 || major == 3) && minor == 0))
-    fail_arg(argument, "%s: format version %u.%u is not supported (1.0, 2.0 or 3.0)", w, major, minor);
+    fail_kind(argument, "unsupported", "{\"format\":\"npy\"}", "%s: format version %u.%u is not supported (1.0, 2.0 or 3.0)", w, major, minor);
   const std::size_t len_bytes = major == 1 ? 2 : 4;
   const std::size_t prefix = kMagicLen + 2 + len_bytes;
-  if (size < prefix) fail_arg(argument, "%s: truncated header: %zu bytes, too few for the header length", w, size);
+  if (size < prefix) fail_kind(argument, "damaged", "{\"format\":\"npy\"}", "%s: truncated header: %zu bytes, too few for the header length", w, size);
   const std::uint64_t header_len = load_uint(data + 8, len_bytes, false);
   if (header_len > size - prefix)
-    fail_arg(argument, "%s: truncated header: it declares %llu bytes but only %zu follow", w,
+    fail_kind(argument, "damaged", "{\"format\":\"npy\"}", "%s: truncated header: it declares %llu bytes but only %zu follow", w,
              static_cast<unsigned long long>(header_len), size - prefix);
 
   // 2. The header dict.
@@ -235,13 +235,14 @@ Tensor parse_npy(const std::uint8_t* data, std::size_t size, const char* argumen
   const std::string shown = d.substr(0, 40);
   const char* advice = "save q and k as float32 or float64 (x.astype(np.float32))";
   if (kind == 'f' && digits && (item == 4 || item == 8)) {
-    if (order == '|') fail_arg(argument, "%s: dtype '%s' has no byte order", w, shown.c_str());
+    if (order == '|')
+      fail_kind(argument, "dtype", "{\"dtype\":" + jstr(shown) + "}", "%s: dtype '%s' has no byte order", w, shown.c_str());
   } else if (kind == 'f' && digits) {
-    fail_arg(argument, "%s: dtype '%s' (%zu-bit %s) is not supported: %s", w, shown.c_str(), 8 * item,
+    fail_kind(argument, "dtype", "{\"dtype\":" + jstr(shown) + "}", "%s: dtype '%s' (%zu-bit %s) is not supported: %s", w, shown.c_str(), 8 * item,
              kind_name(kind, item), advice);
   } else {
     const bool known = kind != '\0' && std::strchr("iubcOSaUVMm", kind) != nullptr;
-    fail_arg(argument, "%s: dtype '%s' (%s) is not supported: %s", w, shown.c_str(),
+    fail_kind(argument, "dtype", "{\"dtype\":" + jstr(shown) + "}", "%s: dtype '%s' (%s) is not supported: %s", w, shown.c_str(),
              known ? kind_name(kind, item) : "not a dtype numpy writes", advice);
   }
   const bool big = order == '>';
@@ -252,7 +253,7 @@ Tensor parse_npy(const std::uint8_t* data, std::size_t size, const char* argumen
   const std::size_t have = size - data_offset;
   // count <= 2^22 and item <= 8: no overflow, even in 32-bit size_t.
   if (have != count * item)
-    fail_arg(argument,
+    fail_kind(argument, "damaged", "{\"format\":\"npy\"}",
              "%s: header says shape %s = %zu values (%zu bytes of %s) but the file holds %zu bytes of data", w,
              shape_text(h.shape).c_str(), count, count * item, d.c_str(), have);
 

@@ -63,13 +63,13 @@ std::uint32_t crc32(const std::uint8_t* data, std::size_t size) {
 
 std::vector<ZipEntry> zip_entries(const std::uint8_t* data, std::size_t size) {
   const char* arg = "file";
-  if (size == 0) fail_arg(arg, "npz: the file is empty");
+  if (size == 0) fail_kind(arg, "file_empty", "", "npz: the file is empty");
   const std::size_t seen = size < 4 ? size : 4;
   if (std::memcmp(data, "PK\x03\x04", seen) != 0 && std::memcmp(data, "PK\x05\x06", seen) != 0) {
     char hex[16] = "";
     for (std::size_t i = 0; i < seen; ++i) std::snprintf(hex + 3 * i, 4, "%02x ", data[i]);
     hex[3 * seen - 1] = '\0';  // the last space
-    fail_arg(arg, "npz: wrong magic: an .npz (zip) file starts with 50 4b 03 04 (PK\\x03\\x04), this one with %s",
+    fail_kind(arg, "not_format", "{\"format\":\"npz\"}", "npz: wrong magic: an .npz (zip) file starts with 50 4b 03 04 (PK\\x03\\x04), this one with %s",
              hex);
   }
 
@@ -85,17 +85,17 @@ std::vector<ZipEntry> zip_entries(const std::uint8_t* data, std::size_t size) {
     }
   }
   if (end == SIZE_MAX)
-    fail_arg(arg, "npz: truncated: no end-of-central-directory record (the zip is cut short or damaged)");
+    fail_kind(arg, "damaged", "{\"format\":\"npz\"}", "npz: truncated: no end-of-central-directory record (the zip is cut short or damaged)");
   const std::uint8_t* e = data + end;
   const std::uint32_t entries = u16(e + 10), cd_size = u32(e + 12), cd_offset = u32(e + 16);
   if (u16(e + 4) != 0 || u16(e + 6) != 0 || u16(e + 8) != entries)
-    fail_arg(arg, "npz: multi-volume zip archives are not supported");
+    fail_kind(arg, "unsupported", "{\"format\":\"npz\"}", "npz: multi-volume zip archives are not supported");
   if (entries == 0xFFFF || cd_size == 0xFFFFFFFFu || cd_offset == 0xFFFFFFFFu)
-    fail_arg(arg, "npz: zip64 archives are not supported (files here are at most 64 MiB)");
+    fail_kind(arg, "unsupported", "{\"format\":\"npz\"}", "npz: zip64 archives are not supported (files here are at most 64 MiB)");
   if (entries > limits::kMaxZipMembers)
-    fail_arg(arg, "npz: the archive has %u members, more than the limit of %zu", entries, limits::kMaxZipMembers);
+    fail_kind(arg, "members", strf("{\"limit\":%zu}", limits::kMaxZipMembers), "npz: the archive has %u members, more than the limit of %zu", entries, limits::kMaxZipMembers);
   if (std::uint64_t{cd_offset} + cd_size > end)
-    fail_arg(arg, "npz: truncated: the central directory lies outside the file");
+    fail_kind(arg, "damaged", "{\"format\":\"npz\"}", "npz: truncated: the central directory lies outside the file");
 
   // 2. The central directory: one 46-byte header, name, extra field and comment per member.
   std::vector<ZipEntry> out;
@@ -104,11 +104,11 @@ std::vector<ZipEntry> zip_entries(const std::uint8_t* data, std::size_t size) {
   const std::uint64_t cd_end = std::uint64_t{cd_offset} + cd_size;
   for (std::uint32_t i = 0; i < entries; ++i) {
     if (p + kCentralLen > cd_end || u32(data + p) != kCentralSig)
-      fail_arg(arg, "npz: damaged central directory (entry %u)", i);
+      fail_kind(arg, "damaged", "{\"format\":\"npz\"}", "npz: damaged central directory (entry %u)", i);
     const std::uint8_t* c = data + p;
     const std::uint64_t name_len = u16(c + 28), extra_len = u16(c + 30), comment_len = u16(c + 32);
     if (p + kCentralLen + name_len + extra_len + comment_len > cd_end)
-      fail_arg(arg, "npz: damaged central directory (entry %u runs past its end)", i);
+      fail_kind(arg, "damaged", "{\"format\":\"npz\"}", "npz: damaged central directory (entry %u runs past its end)", i);
     ZipEntry z;
     z.flags = static_cast<std::uint16_t>(u16(c + 8));
     z.method = static_cast<std::uint16_t>(u16(c + 10));
@@ -133,10 +133,10 @@ Tensor npz_array(const std::uint8_t* data, std::size_t size, const std::string& 
     // last of a name; "q" wins over "q.npy"), a first-match reader the first,
     // so the same file would give two answers. Refuse it, naming both.
     if (z && z->name == e.name)
-      fail_arg(argument, "npz: the archive holds member '%s' twice: NumPy would read the last copy, "
+      fail_kind(argument, "duplicate", "{\"name\":" + jstr(name) + "}", "npz: the archive holds member '%s' twice: NumPy would read the last copy, "
                "so which one is meant is ambiguous", printable(e.name).c_str());
     if (z)
-      fail_arg(argument, "npz: the archive holds array '%s' twice, as members '%s' and '%s': which one "
+      fail_kind(argument, "duplicate", "{\"name\":" + jstr(name) + "}", "npz: the archive holds array '%s' twice, as members '%s' and '%s': which one "
                "is meant is ambiguous", printable(name).c_str(), printable(z->name).c_str(),
                printable(e.name).c_str());
     z = &e;
@@ -150,48 +150,48 @@ Tensor npz_array(const std::uint8_t* data, std::size_t size, const std::string& 
       held += printable(n);
     }
     if (entries.size() > 10) held += ", ...";
-    fail_arg(argument, "npz: no array named '%s' (the archive holds %s)", printable(name).c_str(),
+    fail_kind(argument, "missing_array", "{\"name\":" + jstr(name) + ",\"have\":" + jstr(entries.empty() ? "" : held) + "}", "npz: no array named '%s' (the archive holds %s)", printable(name).c_str(),
              entries.empty() ? "no arrays" : held.c_str());
   }
   const std::string shown = printable(z->name);
   const char* m = shown.c_str();
-  if (z->flags & 1) fail_arg(argument, "npz: member '%s' is encrypted", m);
+  if (z->flags & 1) fail_kind(argument, "unsupported", "{\"format\":\"npz\"}", "npz: member '%s' is encrypted", m);
   if (z->method == 8)
-    fail_arg(argument,
+    fail_kind(argument, "compressed", "",
              "npz: member '%s' is deflate-compressed: a compressed .npz (numpy.savez_compressed) is "
              "not supported, save with numpy.savez",
              m);
   if (z->method != 0) {
     if (const char* known = method_name(z->method))
-      fail_arg(argument, "npz: member '%s' is compressed by method %u (%s): only stored members (numpy.savez) are supported",
+      fail_kind(argument, "compressed", "", "npz: member '%s' is compressed by method %u (%s): only stored members (numpy.savez) are supported",
                m, unsigned{z->method}, known);
-    fail_arg(argument, "npz: member '%s' is compressed by an unknown method (%u): only stored members (numpy.savez) are supported",
+    fail_kind(argument, "compressed", "", "npz: member '%s' is compressed by an unknown method (%u): only stored members (numpy.savez) are supported",
              m, unsigned{z->method});
   }
   if (z->compressed != z->size)
-    fail_arg(argument, "npz: member '%s' is stored, yet its stored and real sizes differ (%llu and %llu)", m,
+    fail_kind(argument, "damaged", "{\"format\":\"npz\"}", "npz: member '%s' is stored, yet its stored and real sizes differ (%llu and %llu)", m,
              static_cast<unsigned long long>(z->compressed), static_cast<unsigned long long>(z->size));
 
   // The local header: its own name and extra field lengths decide where the data starts.
   const std::uint64_t lo = z->local_offset;
   if (lo + kLocalLen > size || u32(data + lo) != kLocalSig)
-    fail_arg(argument, "npz: member '%s': truncated or damaged (no local header at offset %llu)", m,
+    fail_kind(argument, "damaged", "{\"format\":\"npz\"}", "npz: member '%s': truncated or damaged (no local header at offset %llu)", m,
              static_cast<unsigned long long>(lo));
   const std::uint8_t* l = data + lo;
   const std::uint64_t start = lo + kLocalLen + u16(l + 26) + u16(l + 28);
   if (u16(l + 26) != z->name.size() || start > size ||
       std::memcmp(l + kLocalLen, z->name.data(), z->name.size()) != 0)
-    fail_arg(argument, "npz: member '%s': its local header does not match the central directory", m);
+    fail_kind(argument, "damaged", "{\"format\":\"npz\"}", "npz: member '%s': its local header does not match the central directory", m);
   if (u16(l + 8) != z->method)
-    fail_arg(argument, "npz: member '%s': its local header names another compression method", m);
+    fail_kind(argument, "damaged", "{\"format\":\"npz\"}", "npz: member '%s': its local header names another compression method", m);
   if (start + z->size > size)
-    fail_arg(argument, "npz: member '%s': truncated (its data runs %llu bytes past the end of the file)", m,
+    fail_kind(argument, "damaged", "{\"format\":\"npz\"}", "npz: member '%s': truncated (its data runs %llu bytes past the end of the file)", m,
              static_cast<unsigned long long>(start + z->size - size));
   const std::uint8_t* bytes = data + start;
   const std::size_t n = static_cast<std::size_t>(z->size);
   const std::uint32_t crc = crc32(bytes, n);
   if (crc != z->crc)
-    fail_arg(argument,
+    fail_kind(argument, "damaged", "{\"format\":\"npz\"}",
              "npz: member '%s' fails its CRC-32 check (the archive says 0x%08x, the data gives 0x%08x): the "
              "file is damaged",
              m, z->crc, crc);

@@ -12,11 +12,12 @@ std::size_t check_tensor_shape(const char* argument, const std::string& where,
                                const std::vector<std::uint64_t>& shape) {
   const std::string s = shape_text(shape);
   const char* w = where.c_str();
+  const std::string js = jstr(s);
   if (shape.size() < 2 || shape.size() > 3)
-    fail_arg(argument, "%s: shape %s has %zu dimension%s: expected 2-D [n, d_k] or 3-D [heads, n, d_k]",
+    fail_kind(argument, "rank", "{\"shape\":" + js + strf(",\"dims\":%zu}", shape.size()), "%s: shape %s has %zu dimension%s: expected 2-D [n, d_k] or 3-D [heads, n, d_k]",
              w, s.c_str(), shape.size(), shape.size() == 1 ? "" : "s");
   for (std::uint64_t d : shape)
-    if (d == 0) fail_arg(argument, "%s: shape %s is empty: need at least one row and one column", w, s.c_str());
+    if (d == 0) fail_kind(argument, "shape_empty", "{\"shape\":" + js + "}", "%s: shape %s is empty: need at least one row and one column", w, s.c_str());
   // The product in 64 bits, stopping as soon as it passes the limit.
   std::uint64_t count = 1;
   for (std::uint64_t d : shape) {
@@ -24,7 +25,8 @@ std::size_t check_tensor_shape(const char* argument, const std::string& where,
       // In double: exact below 2^53 and never wraps (three 64-bit dimensions < 2^192).
       double p = 1;
       for (std::uint64_t x : shape) p *= static_cast<double>(x);
-      fail_arg(argument, "%s: shape %s holds %.17g values, more than the limit of %zu (heads·n·d_k)", w,
+      fail_kind(argument, "values", "{\"shape\":" + js + strf(",\"limit\":%zu}", limits::kMaxCheckValues),
+                "%s: shape %s holds %.17g values, more than the limit of %zu (heads·n·d_k)", w,
                s.c_str(), p, limits::kMaxCheckValues);
     }
     count *= d;
@@ -32,13 +34,16 @@ std::size_t check_tensor_shape(const char* argument, const std::string& where,
   const unsigned long long heads = shape.size() == 3 ? shape[0] : 1;
   const unsigned long long rows = shape[shape.size() - 2], cols = shape.back();
   if (heads > limits::kMaxCheckHeads)
-    fail_arg(argument, "%s: shape %s has %llu heads, more than the limit of %zu", w, s.c_str(), heads,
+    fail_kind(argument, "dim", "{\"shape\":" + js + strf(",\"dim\":\"heads\",\"value\":%llu,\"limit\":%zu}", heads, limits::kMaxCheckHeads),
+              "%s: shape %s has %llu heads, more than the limit of %zu", w, s.c_str(), heads,
              limits::kMaxCheckHeads);
   if (rows > limits::kMaxSeqLen)
-    fail_arg(argument, "%s: shape %s has %llu rows, more than the limit of %zu", w, s.c_str(), rows,
+    fail_kind(argument, "dim", "{\"shape\":" + js + strf(",\"dim\":\"rows\",\"value\":%llu,\"limit\":%zu}", rows, limits::kMaxSeqLen),
+              "%s: shape %s has %llu rows, more than the limit of %zu", w, s.c_str(), rows,
              limits::kMaxSeqLen);
   if (cols > limits::kMaxDk)
-    fail_arg(argument, "%s: shape %s has d_k = %llu, more than the limit of %zu", w, s.c_str(), cols,
+    fail_kind(argument, "dim", "{\"shape\":" + js + strf(",\"dim\":\"dk\",\"value\":%llu,\"limit\":%zu}", cols, limits::kMaxDk),
+              "%s: shape %s has d_k = %llu, more than the limit of %zu", w, s.c_str(), cols,
              limits::kMaxDk);
   return static_cast<std::size_t>(count);
 }
@@ -57,10 +62,12 @@ std::string index_text(const std::vector<std::size_t>& shape, std::size_t flat) 
 float checked_float(const char* argument, const std::string& where, double v,
                     const std::vector<std::size_t>& shape, std::size_t flat) {
   if (!std::isfinite(v))
-    fail_arg(argument, "%s: the value at %s is %g: q and k must hold finite numbers", where.c_str(),
+    fail_kind(argument, "value_finite", "{\"at\":" + jstr(index_text(shape, flat)) + ",\"value\":" + jnum(v) + "}",
+              "%s: the value at %s is %g: q and k must hold finite numbers", where.c_str(),
              index_text(shape, flat).c_str(), v);
   if (std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max()))
-    fail_arg(argument, "%s: the value at %s is %g, outside the float32 range (about ±3.4e38)",
+    fail_kind(argument, "value_float", "{\"at\":" + jstr(index_text(shape, flat)) + ",\"value\":" + jnum(v) + "}",
+              "%s: the value at %s is %g, outside the float32 range (about ±3.4e38)",
              where.c_str(), index_text(shape, flat).c_str(), v);
   return static_cast<float>(v);
 }

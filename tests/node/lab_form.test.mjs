@@ -52,7 +52,8 @@ test('each verdict goes next to its field; the first for a field wins', () => {
   const probes = [['dk', {}], ['heads', {}], ['div', {}], ['div', {}]];
   const verdicts = [{ error: 'dk: bad', argument: 'dk' }, { error: '', argument: '' },
     { error: 'divisor: first', argument: 'divisor' }, { error: 'divisor: second', argument: 'divisor' }];
-  assert.deepEqual(verdictMessages(probes, verdicts), { dk: { core: 'dk: bad' }, div: { core: 'divisor: first' } });
+  const fields = (error, argument) => ({ error, argument, kind: '', params: {} });
+  assert.deepEqual(verdictMessages(probes, verdicts), { dk: { core: fields('dk: bad', 'dk') }, div: { core: fields('divisor: first', 'divisor') } });
   assert.deepEqual(verdictMessages([], []), {});
   for (const [arg, field] of [['dk', 'dk'], ['heads*dk', 'dk'], ['batch*positions*heads*dk', 'dk'], ['d_model*heads*dk', 'dk'],
     ['optimizer', 'opt'], ['divisor', 'div'], ['lr', 'lr'], ['seed', 'seed'], ['task', 'task'], ['heads', 'heads'],
@@ -68,8 +69,8 @@ async function coreAsk() {
       const s = new M.TrainSession();
       try {
         return args[0].map((o) => {
-          const { error, argument } = s.configure(o);
-          return { error, argument };
+          const { error, argument, kind, params } = s.configure(o);
+          return { error, argument, kind, params };
         });
       } finally {
         s.delete();
@@ -91,14 +92,18 @@ test('with the core: the default form is a plan; bad values get the core\'s mess
   const bad = await validateValues({ task: 'sorting', dk: 'abc', heads: '-2', div: 'sqrt,zero', opt: 'rmsprop', lr: '0', steps: '1.5', seed: 'x' }, ask);
   assert.equal(bad.plan, null);
   assert.deepEqual(Object.keys(bad.msgs).sort(), ['div', 'dk', 'heads', 'lr', 'opt', 'seed', 'steps', 'task']);
-  for (const f of ['task', 'dk', 'heads', 'opt', 'lr', 'seed', 'div']) assert.ok(bad.msgs[f].core, `${f}: the core's message`);
+  for (const f of ['task', 'dk', 'heads', 'opt', 'lr', 'seed', 'div']) {
+    assert.ok(bad.msgs[f].core.error, `${f}: the core's message`);
+    assert.ok(bad.msgs[f].core.kind, `${f}: the kind of error, for the page's sentence`);
+  }
+  assert.deepEqual({ kind: bad.msgs.lr.core.kind, params: bad.msgs.lr.core.params }, { kind: 'range', params: { lo: 0, hi: 10, value: 0, open: 'lo' } });
 
   const big = await validateValues({ ...DEFAULT, dk: '1024', heads: '16' }, ask);
   assert.equal(big.plan, null, 'each field alone is fine; their product is not');
   assert.deepEqual(Object.keys(big.msgs), ['dk']);
 
   const lost = await validateValues(DEFAULT, async () => { throw new Error('worker lost'); });
-  assert.deepEqual(lost.msgs, { form: { core: 'worker lost' } });
+  assert.deepEqual(lost.msgs, { form: { core: { error: 'worker lost', argument: '', kind: '', params: {} } } });
 });
 
 test('the core\'s limits: the init checkpoint\'s pass band the page marks against', async () => {

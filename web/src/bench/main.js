@@ -5,7 +5,8 @@ import '../page.css';
 import '../nav-strings.js';
 import './bench.css';
 import { applyDocument, onLangChange, t } from '../i18n.js';
-import { h } from '../dom.js';
+import { h, setFieldError } from '../dom.js';
+import { loadErrorStrings, readerError } from '../core/errors.js';
 import { connect } from '../core/rpc.js';
 import { decimals, percentNumber } from '../format.js';
 import * as langSwitch from '../widgets/lang-switch.js';
@@ -29,13 +30,17 @@ let statusText = () => '';
 let peakText = () => '';
 
 const root = document.getElementById('bench');
-const samples = h('input', { id: 'bench-samples', type: 'number', min: 3, max: 99, value: 9, inputmode: 'numeric' });
+const samplesMsg = h('p', { class: 'msg', id: 'bench-samples-msg', 'aria-live': 'polite' });
+const samples = h('input', {
+  id: 'bench-samples', type: 'number', min: 3, max: 99, value: 9, inputmode: 'numeric', 'aria-describedby': samplesMsg.id,
+});
 const runButton = txt('button', 'bench.run', { type: 'button', id: 'bench-run' });
 const status = h('p', { id: 'bench-status', role: 'status', 'aria-live': 'polite' });
 const table = h('table', { id: 'bench-table', class: 'data-table' });
 const peakNote = h('p', { id: 'bench-peak' });
 root.replaceChildren(
   h('div', { class: 'controls' }, txt('label', 'bench.samples', { for: samples.id }), samples, runButton),
+  samplesMsg,
   status,
   h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'bench-caption' }, table),
   peakNote,
@@ -48,7 +53,10 @@ function relabel() {
   for (const [el, key] of texts) el.textContent = t(key);
   status.textContent = statusText();
   peakNote.textContent = peakText();
+  setFieldError(samples, samplesMsg, samplesText());
 }
+// What the samples field says when its value cannot be used (a function of the language).
+let samplesText = () => '';
 const setStatus = (fn) => {
   statusText = fn;
   status.textContent = fn();
@@ -59,8 +67,13 @@ const setPeak = (fn) => {
 };
 
 function run() {
-  const n = Math.min(99, Math.max(3, Math.round(Number(samples.value)) || 9));
-  samples.value = n;
+  // A whole number from 3 to 99, or a sentence next to the field and no run.
+  const text = samples.value.trim();
+  const n = Number(text);
+  const ok = text !== '' && Number.isInteger(n) && n >= 3 && n <= 99;
+  samplesText = ok ? () => '' : () => t('bench.samplesRange', { lo: 3, hi: 99 });
+  setFieldError(samples, samplesMsg, samplesText());
+  if (!ok) return samples.focus();
   runButton.disabled = true;
   let cases = [];
   let builds = [];
@@ -109,7 +122,7 @@ function run() {
   const port = connect(new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }), { onEvent });
   port.call('run', [n]).then(
     () => setStatus(() => t('bench.done', { total: done })),
-    (e) => setStatus(() => e.message),
+    (e) => loadErrorStrings().then(() => setStatus(() => readerError(e))),
   ).finally(() => {
     runButton.disabled = false;
     port.close();

@@ -6,10 +6,12 @@
 // GFLOP/s, except for the training steps ("train" from a fresh start,
 // "train_converged" once the run has learned), whose rate is steps/s.
 
+import { coreErrorOf } from '../core/error-fields.js';
+
 export function measureCase(M, c, { samples = 15, warmup = 3, minSeconds = 0.02 } = {}) {
   const run = (iters) => {
     const r = M.benchRun(c.kernel, c.n, c.d, iters);
-    if (r.error) throw new Error(r.error);
+    if (r.error) throw coreErrorOf(r);  // its argument, kind and params reach the page (core/errors.js)
     return r;
   };
   let iters = 1;

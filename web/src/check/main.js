@@ -7,6 +7,7 @@ import '../page.css';
 import '../nav-strings.js';
 import './check.css';
 import { createClient } from '../core/client.js';
+import { readerError } from '../core/errors.js';
 import { applyDocument, onLangChange, t } from '../i18n.js';
 import { h, setFieldError } from '../dom.js';
 import { decimals, int } from '../format.js';
@@ -58,11 +59,17 @@ const divisorInput = h('input', {
   autocomplete: 'off', 'aria-describedby': 'check-divisor-help check-divisor-msg',
 });
 const divisorMsg = h('p', { class: 'msg', id: 'check-divisor-msg', 'aria-live': 'polite' });
-const qName = h('input', { type: 'text', id: 'check-qname', value: 'q', spellcheck: 'false', autocomplete: 'off' });
-const kName = h('input', { type: 'text', id: 'check-kname', value: 'k', spellcheck: 'false', autocomplete: 'off' });
+const namesMsg = h('p', { class: 'msg', id: 'check-names-msg', 'aria-live': 'polite' });
+const qName = h('input', {
+  type: 'text', id: 'check-qname', value: 'q', spellcheck: 'false', autocomplete: 'off', 'aria-describedby': namesMsg.id,
+});
+const kName = h('input', {
+  type: 'text', id: 'check-kname', value: 'k', spellcheck: 'false', autocomplete: 'off', 'aria-describedby': namesMsg.id,
+});
+const seqMsg = h('p', { class: 'msg', id: 'check-sequences-msg', 'aria-live': 'polite' });
 const seqInput = h('input', {
   type: 'number', id: 'check-sequences', min: 1, max: 4096, step: 1, inputmode: 'numeric',
-  'aria-describedby': 'check-sequences-help',
+  'aria-describedby': 'check-sequences-help check-sequences-msg',
 });
 // Where q and k come from: the verdicts' rules are for a layer at
 // initialisation; a trained model's sharp attention is worded as such.
@@ -97,9 +104,9 @@ root.replaceChildren(
         h('div', { class: 'controls' },
           h('div', { class: 'field' }, text('check.qName', 'label', { for: qName.id }), qName),
           h('div', { class: 'field' }, text('check.kName', 'label', { for: kName.id }), kName)),
-        text('check.namesHelp', 'p', { class: 'hint' }),
+        text('check.namesHelp', 'p', { class: 'hint' }), namesMsg,
         h('div', { class: 'field' }, text('check.sequencesLabel', 'label', { for: seqInput.id }), seqInput),
-        text('check.sequencesHelp', 'p', { id: 'check-sequences-help', class: 'hint' }))),
+        text('check.sequencesHelp', 'p', { id: 'check-sequences-help', class: 'hint' }), seqMsg)),
     text('check.limits', 'p', { id: 'check-limits', class: 'hint' }),
     status,
     errorEl),
@@ -119,6 +126,7 @@ root.replaceChildren(
 );
 
 let lastReport = null;  // {report, label}, redrawn on a language change
+let lastError = null;   // the core's error of the last check, shown again on a language change
 let run = 0;
 
 function relabel() {
@@ -137,6 +145,37 @@ function relabel() {
     h('button', { type: 'button', dataset: { sample: file }, text: t('check.sampleCheck'), onclick: () => checkSample(file, from) }), ' ',
     h('a', { href: `./samples/${file}`, download: file, text: `${t('check.sampleDownload')} ${file}` }))));
   if (lastReport) show(lastReport.report, lastReport.label);
+  if (lastError) showCoreError(lastError);
+}
+
+// The core's error as a sentence for readers (core/errors.js), next to the
+// control it is about: the divisor, the array names, the sequences, or the
+// file (the status line under the file input). Never the core's English
+// message, which goes to the console for whoever wants the detail.
+const FIELDS = {
+  divisor: [divisorInput, divisorMsg],
+  names: [qName, namesMsg],
+  sequences: [seqInput, seqMsg],
+};
+
+function clearFieldErrors() {
+  for (const [input, msg] of Object.values(FIELDS)) setFieldError(input, msg, '');
+  kName.removeAttribute('aria-invalid');
+}
+
+function showCoreError(e) {
+  clearFieldErrors();
+  const sentence = readerError(e);
+  const field = FIELDS[e.argument];
+  if (field) {
+    setFieldError(field[0], field[1], sentence);
+    if (e.argument === 'names') {
+      kName.setAttribute('aria-invalid', 'true');
+      field[0].closest('details').open = true;
+    }
+    if (e.argument === 'sequences') field[0].closest('details').open = true;
+  }
+  fail(field ? t('check.fieldError') : sentence);
 }
 
 // ---- running a check ----
@@ -169,7 +208,8 @@ async function check(files, label) {
   run += 1;
   status.dataset.run = String(run);
   errorEl.textContent = '';
-  setFieldError(divisorInput, divisorMsg, '');
+  lastError = null;
+  clearFieldErrors();
   setState('busy', t('check.checking', { files: label }));
   try {
     // Sequences: empty means "from the file" (0); anything else goes to the core as typed, to be checked there.
@@ -182,9 +222,10 @@ async function check(files, label) {
     show(report, label);
     setState('done', files.length === 2 ? t('check.pairNote', { q: files[0].name, k: files[1].name }) : '');
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    if (/^divisor /.test(message)) setFieldError(divisorInput, divisorMsg, message);
-    fail(t('check.rejected', { message }));
+    if (e.load) return fail(t('check.failed', { message: e.message }));
+    console.info('attnlab check:', e.message);
+    lastError = e;
+    showCoreError(e);
   }
 }
 

@@ -1,20 +1,22 @@
 // Thin JS wrapper over the core's Embind API (the explainer's and the
 // checker's modules, cpp/wasm/). Arrays cross into wasm memory as one set()
 // and come back as one slice(); every allocation is freed in `finally`. Every
-// fallible core call returns {error, argument} (or a result holding them):
-// here a non-empty error becomes an Error whose .argument names the bad argument.
+// fallible core call returns {error, argument, kind, params} (or a result
+// holding them): here a non-empty error becomes an Error whose .argument names
+// the bad argument and whose .kind and .params (an object) let the page write
+// its own sentence (errors.js).
 //
 // Module.HEAPF64 / HEAPF32 are re-read after each core call: a call may grow
 // the memory, which replaces the underlying buffer and detaches old views.
 //
+import { coreErrorOf } from './error-fields.js';
+
 // Usage: const attn = createAttn(await loadModule('explain')); attn.softmaxStats([14, 10, 12], 8)
 
 /** Throws the core's error, if any, of a Status or a result holding one; returns r. */
 function check(r) {
   if (!r.error) return r;
-  const e = new Error(r.error);
-  if (r.argument) e.argument = r.argument; // the core's name for the bad argument
-  throw e;
+  throw coreErrorOf(r);
 }
 
 /** Allocate `bytes` (at least 1) and run fn(ptr); always free. */

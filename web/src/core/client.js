@@ -6,8 +6,11 @@
 // (rpc.js connectLocal), and the client says so: mode() is 'worker' or
 // 'main-thread'. Ops and their args are those of createAttn() in attn.js,
 // e.g. call('softmaxStats', [[14, 10, 12], 8]). A rejected promise carries the
-// core's message as Error.message and the argument it named as .argument.
+// core's message as Error.message, the argument it named as .argument and the
+// error's .kind and .params; the sentences for readers (errors.js) have loaded
+// by then, so a widget can show readerError(e) at once.
 import { buildFromSearch } from './build.js';
+import { loadErrorStrings } from './errors.js';
 import { connect, connectLocal } from './rpc.js';
 import { startWorker } from './spawn.js';
 import workerUrl from './worker.js?worker&url';
@@ -75,6 +78,7 @@ export function createClient(feature, {
         if (p.ready) {
           try {
             await p.ready;
+            loaded = true;  // the module answered init: a failure from here on is the op's
           } catch (e) {
             // The worker could not start: run this call on the main thread.
             if (e.lost && mode === 'main-thread') return await ensure().call(op, args, transfer);
@@ -89,6 +93,7 @@ export function createClient(feature, {
         // CSP without 'wasm-unsafe-eval'), not the op's: widgets say so
         // instead of blaming the field that asked (e.load).
         if (!loaded && e instanceof Error) e.load = true;
+        else await loadErrorStrings();
         throw e;
       }
     },

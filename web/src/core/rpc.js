@@ -3,13 +3,16 @@
 //
 //   page -> worker   {id, op, args}                    call op(...args)
 //   worker -> page   {id, ok: true, result}            its result (typed arrays transferred)
-//                    {id, ok: false, error, argument}  what it threw: message, and the argument
-//                                                      the core named, if any
+//                    {id, ok: false, error, argument, kind, params}
+//                                                      what it threw: message, the argument the
+//                                                      core named, its kind and params (errors.js)
 //                    {event, ...payload}               a message the worker sends by itself
 //                                                      (a run's rows, a benchmark's cells)
 // Events and replies travel on one channel, in order: an event emitted before
 // a reply arrives before it. Squoosh's worker bridge (Comlink) is the model;
 // this one is a few dozen lines and also streams events.
+
+import { coreErrorOf, errorFields } from './error-fields.js';
 
 /** Buffers of the typed arrays in a value (itself, or its own fields). */
 export function transferables(value) {
@@ -22,7 +25,7 @@ export function transferables(value) {
   return out;
 }
 
-const errorOf = (e) => ({ error: e instanceof Error ? e.message : String(e), argument: e?.argument ?? '' });
+const errorOf = (e) => errorFields(e instanceof Error ? e : String(e));
 
 /**
  * Worker side: answer {id, op, args} with ops[op](...args) (which may return a
@@ -70,7 +73,7 @@ export function connect(worker, { onEvent = () => {}, onLost = () => {} } = {}) 
     if (!p) return;
     pending.delete(data.id);
     if (data.ok) p.resolve(data.result);
-    else p.reject(Object.assign(new Error(data.error), data.argument ? { argument: data.argument } : {}));
+    else p.reject(coreErrorOf(data));
   };
   worker.onerror = (e) => {
     e.preventDefault();
@@ -132,8 +135,7 @@ export function connectLocal(makeOps, { onEvent = () => {} } = {}) {
       try {
         return await ops[op](...args);
       } catch (e) {
-        const { error, argument } = errorOf(e);
-        throw Object.assign(new Error(error), argument ? { argument } : {});
+        throw coreErrorOf(errorOf(e));
       }
     },
     close(message = 'the core was stopped') {

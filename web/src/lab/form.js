@@ -6,6 +6,7 @@
 // ({error, argument}, the worker's 'validate' op) next to its field.
 // createForm() builds the fields (nothing here touches the DOM at import).
 import { t } from '../i18n.js';
+import { errorFields, loadErrorStrings, readerError } from '../core/errors.js';
 import { h, setFieldError } from '../dom.js';
 import { writeState } from '../state.js';
 import { int, num } from '../format.js';
@@ -62,13 +63,13 @@ export function checkValues(v) {
 /**
  * The core's verdicts on the probes, as messages by field (the first for a field wins).
  * @param {Array<[string, object]>} probes  from checkValues()
- * @param {Array<{error: string, argument: string}>} verdicts  the 'validate' op's answer, in the same order
- * @returns {object} field -> {core: message}
+ * @param {Array<{error: string, argument: string, kind: string, params: object}>} verdicts  the 'validate' op's answer, in the same order
+ * @returns {object} field -> {core: {error, argument, kind, params}}
  */
 export function verdictMessages(probes, verdicts) {
   const msgs = {};
   verdicts.forEach((r, i) => {
-    if (r.error) msgs[probes[i][0]] ??= { core: r.error };
+    if (r.error) msgs[probes[i][0]] ??= { core: errorFields(r) };
   });
   return msgs;
 }
@@ -98,23 +99,25 @@ export async function validateValues(v, ask) {
     for (const [f, m] of Object.entries(verdictMessages(checked.probes, verdicts))) msgs[f] ??= m;
     if (checked.auto && !msgs.opt && !msgs.dk) {
       const r = await ask('referenceLr', [v.opt, number(v.dk), FIXED.dModel]);
-      if (r.error) msgs.lr = { core: r.error };
+      if (r.error) msgs.lr = { core: errorFields(r) };
       else lr = autoLr = r.lr;
     }
     if (Object.keys(msgs).length === 0) {
       const [r] = await ask('validate', [[trainOptions(v, 'sqrt', lr)]]);
-      if (r.error) msgs[fieldOfArgument(r.argument)] = { core: r.error };
+      if (r.error) msgs[fieldOfArgument(r.argument)] = { core: errorFields(r) };
     }
   } catch (e) {
-    msgs.form = { core: e.message };
+    msgs.form = { core: errorFields(e) };
   }
+  // The core's verdicts are shown as sentences for readers (core/errors.js): load them first.
+  if (Object.values(msgs).some((m) => m.core)) await loadErrorStrings();
   const plan = Object.keys(msgs).length ? null : planOf(v, checked, lr);
   return { msgs, plan, autoLr };
 }
 
 function messageText(m) {
   if (!m) return '';
-  return m.core ? t('lab.err.core', { message: m.core }) : t(m.key, m.params);
+  return m.core ? readerError(m.core) : t(m.key, m.params);
 }
 
 /**
@@ -220,7 +223,7 @@ export function createForm({ pool, extras = [] }) {
 
   const writeUrl = () => writeState(FORM_PREFIX, values());
 
-  let messages = {};  // field -> {key, params} or {core: message}
+  let messages = {};  // field -> {key, params} or {core: {error, argument, kind, params}}
   function showMessages() {
     for (const [key, f] of Object.entries(F)) setFieldError(f.input, f.msg, messageText(messages[key]));
     setFieldError(customDiv.input, customDiv.msg, messageText(messages.div));

@@ -14,6 +14,7 @@ import '../page.css';
 import '../nav-strings.js';
 import './lab.css';
 import { applyDocument, onLangChange, t } from '../i18n.js';
+import { loadErrorStrings, readerError } from '../core/errors.js';
 import { h, reducedMotion } from '../dom.js';
 import { readState } from '../state.js';
 import { decimals, fixed, int } from '../format.js';
@@ -182,8 +183,11 @@ function onComparison(type, { run, first } = {}) {
       if (first) renderInit(initTable, cmp, page.band);  // the logit spread of step 1, measured before its update
       scheduleRedraw(cmp.firstPointMs === null);
       break;
-    case 'done':
     case 'failed':
+      // The card's sentence for the core's error (core/errors.js) once the sentences have loaded.
+      loadErrorStrings().then(() => cards.setState(run));
+      // falls through
+    case 'done':
       cards.setState(run);
       cards.render(run);
       scheduleRedraw();
@@ -329,7 +333,8 @@ async function exportRun(run, kind, note) {
     download(snapshotNpz(snap), `${stem}-step${snap.step}-qk.npz`, 'application/octet-stream');
     note.textContent = t('lab.export.qkDone', { step: int(snap.step), n: int(snap.samples) });
   } catch (e) {
-    note.textContent = t('lab.err.core', { message: e.message });
+    await loadErrorStrings();
+    note.textContent = readerError(e);
   }
 }
 

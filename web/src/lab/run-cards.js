@@ -3,6 +3,7 @@
 // scrubber picks (with the numbers in a table), and its export buttons. The
 // cards read the comparison's state; they hold only their elements.
 import { t } from '../i18n.js';
+import { readerError } from '../core/errors.js';
 import { h } from '../dom.js';
 import { fixed, int, num } from '../format.js';
 import './strings.js';
@@ -71,7 +72,7 @@ export class RunCards {
   setState(run) {
     const c = this.cards.get(run);
     c.el.dataset.state = run.failed ? 'failed' : run.finished ? 'done' : 'running';
-    if (run.failed) c.error.textContent = t('lab.err.core', { message: run.failed });
+    if (run.failed) c.error.textContent = readerError(run.failedError ?? { message: run.failed });
   }
 
   render(run) {
@@ -173,6 +174,7 @@ export class RunCards {
     for (const b of [c.csv, c.json, c.npz]) b.setAttribute('aria-label', `${b.textContent} (${label})`);
     this.renderHeatTable(run);
     this.nameHeat(run);
+    if (run.failed) this.setState(run);  // the core's error, in the new language
   }
 
   relabelAll() {

@@ -6,6 +6,7 @@
 // Its own pool of workers, so it never waits for the comparison's.
 import { h, setFieldError } from '../dom.js';
 import { t } from '../i18n.js';
+import { errorFields, loadErrorStrings, readerError } from '../core/errors.js';
 import { readState, writeState } from '../state.js';
 import { decimals, fixed, int } from '../format.js';
 import './strings.js';
@@ -82,7 +83,8 @@ export function mountSweep(section, { formValues }) {
       const [r] = await pool.call('validate', [[trainOptions({ ...v, dk: String(dks[0]) }, 'sqrt', 1e-3)]]);
       if (r.error) {
         status.dataset.state = 'invalid';
-        return (msg.textContent = t('lab.sw.err.setup', { message: r.error }));
+        await loadErrorStrings();
+        return (msg.textContent = t('lab.sw.err.setup', { message: readerError(r) }));
       }
       const lrs = {};
       for (const o of opts) for (const dk of dks) lrs[`${o}:${dk}`] = (await pool.call('referenceLr', [o, dk, FIXED.dModel])).lr;
@@ -99,7 +101,8 @@ export function mountSweep(section, { formValues }) {
       for (let i = 0; i < sweep.workers; i++) next(sweep, i);
     } catch (e) {
       status.dataset.state = 'invalid';
-      msg.textContent = t('lab.err.core', { message: e.message });
+      await loadErrorStrings();
+      msg.textContent = readerError(e);
     }
   }
 
@@ -125,8 +128,8 @@ export function mountSweep(section, { formValues }) {
       },
       failed: (m) => {
         sw.runIds.delete(runId);
-        Object.assign(cell, { error: m.error, state: 'failed' });
-        scheduleRender();
+        Object.assign(cell, { error: m.error, errorFields: errorFields(m), state: 'failed' });
+        loadErrorStrings().then(scheduleRender);
         next(sw, worker);
       },
     }, false);
@@ -174,7 +177,7 @@ export function mountSweep(section, { formValues }) {
   const divHead = (d) => t(`lab.div.preset.${d}`);
 
   function cellText(c) {
-    if (c.error) return t('lab.sw.cell.failed', { message: c.error });
+    if (c.error) return t('lab.sw.cell.failed', { message: readerError(c.errorFields ?? { message: c.error }) });
     if (!c.done) return c.state === 'running' ? t('lab.sw.cell.running', { pct: fixed((100 * (c.stepsDone ?? 0)) / sweep.steps, 0) }) : '…';
     return t('lab.sw.cell', {
       acc: fixed(100 * c.eval.accuracy, 1),

@@ -8,6 +8,7 @@
 //   pausing {}, paused {}, resumed {}   paused: every live run has answered after its last batch
 // The clock is a parameter, so tests can drive the timing with a fake pool.
 import { EVAL_SAMPLES, mapEvery, trainOptions } from './config.js';
+import { errorFields } from '../core/error-fields.js';
 
 // Wall-clock steps per second over the last PACE_MS (runs sharing a worker
 // share its time, so this is what the reader waits for, not the core's rate).
@@ -116,6 +117,7 @@ export class Comparison {
       failed: (m) => {
         if (!live()) return;
         run.failed = m.error;
+        run.failedError = errorFields(m);  // argument, kind, params: the page's sentence (core/errors.js)
         this.emit('failed', { run });
         this.ended(run);
       },

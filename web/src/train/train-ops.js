@@ -11,8 +11,8 @@
 //
 // Ops (pool.js calls them):
 //   init(build) -> {simd, kernel}     load the core ('auto' | 'simd' | 'scalar'), then warm it up
-//   validate([options]) -> [{error, argument}]      the core's verdict on each options object
-//   referenceLr(opt, dk, dModel) -> {error, argument, lr}
+//   validate([options]) -> [{error, argument, kind, params}]  the core's verdict on each options object
+//   referenceLr(opt, dk, dModel) -> {error, argument, kind, params, lr}
 //   limits() -> {maxDk, maxHeads, maxStepsPerCall, maxSeed, initBandLow, initBandHigh}   the core's trainLimits()
 //   qk(runId, samples) -> {step, samples, heads, seq, dk, q, k, logits}
 //   start({runId, options, steps, mapEvery, evalSamples, keep}), pause(runId), resume(runId), drop(runId)
@@ -21,12 +21,13 @@
 //   rows {rows: Float64Array, latest: Float64Array, stepsDone, busyMs, map?}
 //   paused {stepsDone}          (after the last batch: every earlier row has been posted)
 //   done {eval, stepsTo90, busyMs}
-//   failed {error, argument}
+//   failed {error, argument, kind, params}
 // A map is {step, weights: Float32Array [examples x heads x seq], labels: Int32Array, shape}.
 // Typed arrays are copied out of wasm memory (the core's views die at the
 // next call), so a worker can transfer them instead of cloning.
 import { loadModule } from '../core/loader.js';
 import { nextTask as rpcNextTask } from '../core/rpc.js';
+import { coreErrorOf, errorFields } from '../core/error-fields.js';
 
 /** A worker's batch: one core call of about this long. */
 export const WORKER_TARGET_MS = 40;
@@ -60,7 +61,7 @@ export function createTrainOps(emit, options = {}) {
   const mapTransfer = (map) => (map ? [map.weights.buffer, map.labels.buffer] : []);
 
   function fail(r, status) {
-    emit('failed', { runId: r.id, error: status.error, argument: status.argument });
+    emit('failed', { runId: r.id, ...errorFields(status) });
     drop(r.id);
   }
 
@@ -75,7 +76,7 @@ export function createTrainOps(emit, options = {}) {
     const s = new M.TrainSession();
     const status = s.configure(options);
     if (status.error) {
-      emit('failed', { runId, error: status.error, argument: status.argument });
+      emit('failed', { runId, ...errorFields(status) });
       s.delete();
       return;
     }
@@ -192,8 +193,8 @@ export function createTrainOps(emit, options = {}) {
       const s = new M.TrainSession();
       try {
         return list.map((options) => {
-          const { error, argument } = s.configure(options);
-          return { error, argument };
+          const { error, argument, kind, params } = s.configure(options);
+          return errorFields({ error, argument, kind, params });
         });
       } finally {
         s.delete();
@@ -201,8 +202,8 @@ export function createTrainOps(emit, options = {}) {
     },
     async referenceLr(optimizer, dk, dModel) {
       await core();
-      const { error, argument, lr } = M.trainReferenceLr(String(optimizer), dk, dModel);
-      return { error, argument, lr };
+      const { error, argument, kind, params, lr } = M.trainReferenceLr(String(optimizer), dk, dModel);
+      return { ...errorFields({ error, argument, kind, params }), lr };
     },
     // The core's own limits and the init checkpoint's pass band, so the page copies no number of the C++.
     async limits() {
@@ -216,7 +217,7 @@ export function createTrainOps(emit, options = {}) {
       const r = runs.get(runId);
       if (!r) throw new Error('this run is no longer held by its worker');
       const shape = r.s.qkSnapshot(samples);
-      if (shape.error) throw Object.assign(new Error(shape.error), { argument: shape.argument });
+      if (shape.error) throw coreErrorOf(shape);
       return {
         step: r.done, samples: shape.samples, heads: shape.heads, seq: shape.seq, dk: shape.dk,
         q: r.s.snapshotQ().slice(), k: r.s.snapshotK().slice(), logits: r.s.snapshotLogits().slice(),
@@ -226,7 +227,7 @@ export function createTrainOps(emit, options = {}) {
       try {
         await core();
       } catch (e) {
-        emit('failed', { runId: spec.runId, error: e instanceof Error ? e.message : String(e), argument: '' });
+        emit('failed', { runId: spec.runId, ...errorFields(e instanceof Error ? e : String(e)) });
         return;
       }
       start(spec);

@@ -202,7 +202,7 @@ class AttnProof extends AttnElement {
       if (this.playing) this.loop(gen);
     } catch (e) {
       if (gen === this.gen) {
-        this.error = coreMessage(e);
+        this.error = e;
         this.renderData();
       }
     }
@@ -243,7 +243,7 @@ class AttnProof extends AttnElement {
         await new Promise((r) => setTimeout(r, PAUSE_MS));
       }
     } catch (e) {
-      this.error = coreMessage(e);
+      this.error = e;
       this.renderData();
     } finally {
       if (this.looping === gen) this.looping = null;
@@ -311,7 +311,7 @@ class AttnProof extends AttnElement {
     this.measured.dataset.scaledVar = r ? String(r.summary.scaledVar) : '';
     this.samplesEl.textContent = t('proof.samples', { n: int(r?.summary.samples ?? 0), seed: int(this.v.seed) });
     this.samplesEl.dataset.samples = String(r?.summary.samples ?? 0);
-    this.errorEl.textContent = this.error ?? '';
+    this.errorEl.textContent = this.error ? coreMessage(this.error) : '';
   }
 
   relabel() {

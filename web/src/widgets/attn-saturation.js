@@ -296,12 +296,12 @@ class AttnSaturation extends AttnElement {
         const unscaled = await this.client.call('softmaxStats', [raw, 1]);
         let scaled = null;
         if (!divisor.error) scaled = await this.client.call('softmaxStats', [raw, divisor.value]);
-        this.fieldErrors.custom = divisor.error ? { core: divisor.error.message } : null;
+        this.fieldErrors.custom = divisor.error ? { core: divisor.error } : null;
         this.row = { ...want, divisor: divisor.error ? null : divisor, scores: raw, unscaled, scaled };
         this.fieldErrors.core = null;
       } catch (e) {
         // A core that could not load is the footer's and the curves' news, not the d_k field's.
-        this.fieldErrors.core = e.load ? null : { core: e.message };
+        this.fieldErrors.core = e.load ? null : { core: e };
       }
     } while (this.rowDirty);
     this.rowBusy = false;
@@ -357,7 +357,7 @@ class AttnSaturation extends AttnElement {
         }
       } catch (e) {
         if (gen !== this.sweepGen) return;
-        this.sweepError = coreMessage(e);
+        this.sweepError = e;
         this.renderCurves();
         return;
       } finally {
@@ -371,7 +371,7 @@ class AttnSaturation extends AttnElement {
 
   // ---- rendering ----
   renderControls() {
-    const msg = (e) => (!e ? '' : e.core !== undefined ? t('widget.coreError', { message: e.core }) : t(e.key, e.params));
+    const msg = (e) => (!e ? '' : e.core !== undefined ? coreMessage(e.core) : t(e.key, e.params));
     setFieldError(this.dkNumber, this.dkMsg, msg(this.fieldErrors.dk ?? this.fieldErrors.core));
     setFieldError(this.mNumber, this.mMsg, msg(this.fieldErrors.m));
     setFieldError(this.custom, this.customMsg, this.v.div === 'custom' ? msg(this.fieldErrors.custom) : '');
@@ -458,7 +458,8 @@ class AttnSaturation extends AttnElement {
     }
     this.curvesNote.textContent = t('sat.curvesNote', { rows: int(meta.rows), m: int(meta.m) });
     this.progress.textContent = this.sweepError
-      ?? (meta.done < SWEEP_DKS.length
+      ? coreMessage(this.sweepError)
+      : (meta.done < SWEEP_DKS.length
         ? t('sat.curvesProgress', { dk: int(meta.current ?? 1), done: int(meta.done + 1), total: int(SWEEP_DKS.length) })
         : t('sat.curvesDone'));
     this.box.dataset.sweep = meta.done === SWEEP_DKS.length ? 'done' : 'running';

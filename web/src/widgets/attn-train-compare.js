@@ -19,11 +19,15 @@ import { t } from '../i18n.js';
 import { DASH, decimals, fixed, int, num, percent } from '../format.js';
 import { dataTable, h, setFieldError } from '../dom.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
+import { loadErrorStrings } from '../core/errors.js';
 import { createChart } from './chart.js';
 import { Pool } from '../train/pool.js';
 import { Comparison } from '../train/comparison.js';
 import { EVAL_SAMPLES, FIXED } from '../train/config.js';
 import './compare-strings.js';
+
+// A failed run's error: the fields the core sent, or its message alone.
+const runError = (run) => run.failedError ?? { message: run.failed };
 
 // The divisors on offer, in the order runs are listed: [key, palette colour, dash] (the saturation widget's).
 const DIVISORS = [
@@ -236,20 +240,21 @@ class AttnTrainCompare extends AttnElement {
     try {
       const verdicts = await ask('validate', [probes.map(([, option, value]) => ({ ...PROBE, [option]: value }))]);
       verdicts.forEach((r, i) => {
-        if (r.error) msgs[probes[i][0]] ??= { core: r.error };
+        if (r.error) msgs[probes[i][0]] ??= { core: r };
       });
       if (auto && !msgs.dk && !msgs.optimizer) {
         const r = await ask('referenceLr', [x.optimizer, number(x.dk), FIXED.dModel]);
-        if (r.error) msgs.lr = { core: r.error };
+        if (r.error) msgs.lr = { core: r };
         else lr = r.lr;
       }
       if (Object.keys(msgs).length === 0) {
         const [r] = await ask('validate', [[this.options(x, 'sqrt', lr)]]);
-        if (r.error) msgs[ARG_FIELD[r.argument] ?? 'form'] = { core: r.error, argument: r.argument };
+        if (r.error) msgs[ARG_FIELD[r.argument] ?? 'form'] = { core: r };
       }
     } catch (e) {
-      msgs.form = { core: e.message };
+      msgs.form = { core: e };
     }
+    if (Object.values(msgs).some((m) => m.core)) await loadErrorStrings();
     return { msgs, lr, auto, steps };
   }
 
@@ -322,13 +327,20 @@ class AttnTrainCompare extends AttnElement {
   onComparison(cmp, type, { run } = {}) {
     if (cmp !== this.cmp) return;
     // A run the core refused after the checks passed: its message shows in its line of the run list.
-    if (type === 'failed') this.fail('core', coreMessage({ message: run.failed }), { divisor: run.option });
+    // Its sentence needs the error strings (loaded on the first error): the run's line is drawn again once they are.
+    if (type === 'failed') loadErrorStrings().then(() => this.runFailed(run));
     if (type === 'finished') {
       this.setPhase(cmp.runs.every((r) => r.failed) ? 'failed' : 'done');
       this.box.dataset.totalMs = cmp.totalMs.toFixed(0);
       this.renderAll();
       return;
     }
+    this.scheduleRender();
+  }
+
+  /** A run the core refused: the host hears the reader's sentence; its line says it too. */
+  runFailed(run) {
+    this.fail('core', coreMessage(runError(run)), { divisor: run.option });
     this.scheduleRender();
   }
 
@@ -361,7 +373,7 @@ class AttnTrainCompare extends AttnElement {
 
   messageText(m) {
     if (!m) return '';
-    return m.core !== undefined ? coreMessage({ message: m.core }) : t(m.key, m.params);
+    return m.core !== undefined ? coreMessage(m.core) : t(m.key, m.params);
   }
 
   renderControls() {
@@ -398,7 +410,7 @@ class AttnTrainCompare extends AttnElement {
     if (!cmp) return this.runList.replaceChildren();
     this.runList.replaceChildren(...cmp.runs.map((run) => {
       let text;
-      if (run.failed) text = t('compare.run.failed', { message: run.failed });
+      if (run.failed) text = t('compare.run.failed', { message: coreMessage(runError(run)) });
       else if (run.finished) text = t('compare.run.done', { loss: num(run.eval.loss, 3), acc: percent(run.eval.accuracy) });
       else if (!run.stepsDone) text = t('compare.run.waiting');
       else {

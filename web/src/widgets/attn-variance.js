@@ -268,12 +268,12 @@ class AttnVariance extends AttnElement {
   }
 
   showError(e) {
-    this.error = coreMessage(e);
+    this.error = e;
     this.renderControls();
   }
 
   renderControls() {
-    const err = this.dkError ? t(this.dkError.key, this.dkError.params) : this.error ?? '';
+    const err = this.dkError ? t(this.dkError.key, this.dkError.params) : this.error ? coreMessage(this.error) : '';
     setFieldError(this.dkNumber, this.dkMsg, err);
     this.dkOutput.textContent = `dₖ = ${int(this.v.dk)}`;
     this.dkRange.setAttribute('aria-valuetext', `dₖ = ${int(2 ** Number(this.dkRange.value))}`);

@@ -22,6 +22,7 @@ import { h } from '../dom.js';
 import { parseOption } from '../state.js';
 import './strings.js';
 import { client } from '../core/client.js';
+import { readerError } from '../core/errors.js';
 import { footer } from './footer.js';
 
 /** Set by the embed entry before any widget connects. */
@@ -325,8 +326,12 @@ export function timed(name, fn) {
   }
 }
 
-/** A core error as text: a translated lead-in and the core's own (English) detail. */
+/**
+ * A core error as a sentence for readers, in the widget's language: from the
+ * error's argument, kind and params (core/errors.js), never the core's English
+ * text. e: an Error, or a core result {error, argument, kind, params}.
+ */
 export function coreMessage(e) {
   if (e.load) return t('embed.coreFailed', { message: e.message });
-  return t('widget.coreError', { message: e.message });
+  return readerError(e);
 }

@@ -9,6 +9,7 @@ import { t } from '../i18n.js';
 import { DASH, fixed, int, list, num, percent } from '../format.js';
 import { h, setFieldError } from '../dom.js';
 import { parseNumber, parseScores } from '../parse.js';
+import { readerError } from '../core/errors.js';
 import './seed-strings.js';
 
 // The initial inputs: the seed's example (d_k = 64) and a small one (d_k = 4).
@@ -33,11 +34,11 @@ const COLUMNS = [
   ['jacobian', 'seed.col.jacobian'],
 ];
 
-/** A message for a field: {key, params} from the parser or {core: text} from the core. */
+/** A message for a field: {key, params} from the parser or {core: error} from the core. */
 function messageText(m) {
   if (!m) return '';
   if (m.load !== undefined) return t('embed.coreFailed', { message: m.load });
-  return m.core !== undefined ? t('widget.coreError', { message: m.core }) : t(m.key, m.params);
+  return m.core !== undefined ? readerError(m.core) : t(m.key, m.params);
 }
 
 export function mount(root, client, { examples = EXAMPLES, idPrefix = 'seed', onRender, speak = (fn) => fn() } = {}) {
@@ -109,13 +110,13 @@ export function mount(root, client, { examples = EXAMPLES, idPrefix = 'seed', on
       try {
         divisor = await client.call('resolveDivisor', [row.spec.divisor, usesDk ? dk.value : 1]);
       } catch (e) {
-        return e.load ? { result: null, scoresError: { load: e.message } } : { result: null, dkError: { core: e.message } };
+        return e.load ? { result: null, scoresError: { load: e.message } } : { result: null, dkError: { core: e } };
       }
       try {
         const stats = await client.call('softmaxStats', [scores.value, divisor.value]);
         return { result: { scores: scores.value, dk: dk.value, divisor, stats } };
       } catch (e) {
-        return { result: null, scoresError: e.load ? { load: e.message } : { core: e.message } };
+        return { result: null, scoresError: e.load ? { load: e.message } : { core: e } };
       }
     }));
     if (gen !== ex.gen) return; // a newer edit is on its way

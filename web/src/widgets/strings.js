@@ -6,11 +6,11 @@
 // widgets it shows. No DOM code: tests/node/strings.test.mjs loads it in Node.
 import { defineStrings } from '../i18n.js';
 
-// Shared by the widgets: a core error's lead-in, the summary of a chart's data table,
+// Shared by the widgets: the summary of a chart's data table (a core error's sentence
+// is core/errors.js's),
 // and a chart's export buttons (chart-export.js; the buttons read PNG, SVG, CSV).
 defineStrings('widget', {
   en: {
-    coreError: 'Rejected by the core: {message}',
     tableSummary: 'Numbers behind the charts',
     badAttribute: 'The attribute {attr}="{value}" cannot be used: {why} The widget shows its default instead.',
     'export.png': 'Download this chart as a PNG image',
@@ -19,7 +19,6 @@ defineStrings('widget', {
     exportFailed: 'Could not export: {message}',
   },
   zh: {
-    coreError: '计算核心拒绝了此输入：{message}',
     tableSummary: '图表背后的数字',
     badAttribute: '属性 {attr}="{value}" 无法使用：{why}组件改用默认值。',
     'export.png': '将此图表下载为 PNG 图片',

@@ -67,23 +67,24 @@ void status_fields(emscripten::value_object<R>& o) {
   o.field("error", &R::error).field("argument", &R::argument).field("kind", &R::kind).field("params", &R::params);
 }
 
+// One copy of the throw, not one per call site (size_arg is inline).
+[[noreturn]] [[gnu::noinline]] inline void fail_size_arg(const char* name, double v, std::size_t lo, std::size_t hi) {
+  fail_kind(name, "range", range_params(static_cast<double>(lo), static_cast<double>(hi), v, ",\"integer\":true"),
+            "%s must be an integer in [%zu, %zu], got %s", name, lo, hi, num_exact(v).c_str());
+}
+
 // JS numbers arrive as doubles; reject -1, 2.5 or NaN here with the same
 // wording as the core, rather than letting them wrap around as size_t.
 inline std::size_t size_arg(const char* name, double v, std::size_t lo, std::size_t hi) {
-  if (!(v >= static_cast<double>(lo) && v <= static_cast<double>(hi)) || std::floor(v) != v) {
-    throw ArgumentError(name, "range",
-                        "{\"lo\":" + std::to_string(lo) + ",\"hi\":" + std::to_string(hi) +
-                            ",\"value\":" + jnum(v) + ",\"integer\":true}",
-                        std::string(name) + " must be an integer in [" + std::to_string(lo) + ", " +
-                            std::to_string(hi) + "], got " + num_exact(v));
-  }
+  if (!(v >= static_cast<double>(lo) && v <= static_cast<double>(hi)) || std::floor(v) != v)
+    fail_size_arg(name, v, lo, hi);
   return static_cast<std::size_t>(v);
 }
 
 inline std::uint64_t seed_arg(double s) {
   if (!(s >= 0 && s <= 9007199254740991.0) || std::floor(s) != s)
-    throw ArgumentError("seed", "range", "{\"lo\":0,\"hi\":9007199254740991,\"value\":" + jnum(s) + ",\"integer\":true}",
-                        "seed must be an integer in [0, 9007199254740991]");
+    fail_kind("seed", "range", range_params(0, 9007199254740991.0, s, ",\"integer\":true"),
+              "seed must be an integer in [0, 9007199254740991]");
   return static_cast<std::uint64_t>(s);
 }
 

@@ -8,37 +8,32 @@
 
 namespace attn {
 
+// One out-of-line fail_kind() a check: a `+` chain of std::string temporaries
+// costs a cleanup path each in the wasm build (format.h).
 void check_size(const char* name, std::size_t value, std::size_t lo, std::size_t hi) {
-  if (value < lo || value > hi) {
-    throw ArgumentError(name, "range", strf("{\"lo\":%zu,\"hi\":%zu,\"value\":%zu,\"integer\":true}", lo, hi, value),
-                        std::string(name) + " must be an integer in [" + std::to_string(lo) + ", " +
-                            std::to_string(hi) + "], got " + std::to_string(value));
-  }
+  if (value < lo || value > hi)
+    fail_kind(name, "range", strf("{\"lo\":%zu,\"hi\":%zu,\"value\":%zu,\"integer\":true}", lo, hi, value),
+              "%s must be an integer in [%zu, %zu], got %zu", name, lo, hi, value);
 }
 
 void check_product(const char* name, std::size_t a, std::size_t b, std::size_t hi) {
-  if (b != 0 && a > hi / b) {
-    throw ArgumentError(name, "product", strf("{\"hi\":%zu,\"a\":%zu,\"b\":%zu}", hi, a, b),
-                        std::string(name) + " must be at most " + std::to_string(hi) + ", got " +
-                            std::to_string(a) + " * " + std::to_string(b));
-  }
+  if (b != 0 && a > hi / b)
+    fail_kind(name, "product", strf("{\"hi\":%zu,\"a\":%zu,\"b\":%zu}", hi, a, b), "%s must be at most %zu, got %zu * %zu",
+              name, hi, a, b);
 }
 
 void check_real(const char* name, double value, double lo, double hi) {
-  if (!(value >= lo && value <= hi)) {  // also rejects NaN
-    throw ArgumentError(name, "range", "{\"lo\":" + jnum(lo) + ",\"hi\":" + jnum(hi) + ",\"value\":" + jnum(value) + "}",
-                        std::string(name) + " must be a number in [" + num(lo) + ", " + num(hi) + "], got " +
-                            num_exact(value));
-  }
+  if (!(value >= lo && value <= hi))  // also rejects NaN
+    fail_kind(name, "range", range_params(lo, hi, value), "%s must be a number in [%g, %g], got %s", name, lo, hi,
+              num_exact(value).c_str());
 }
 
 template <typename T>
 static void check_finite_impl(const char* name, const T* data, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
     if (!std::isfinite(data[i])) {
-      throw ArgumentError(name, "finite", strf("{\"index\":%zu}", i),
-                          std::string(name) + " must hold finite numbers, but element " + std::to_string(i) +
-                              " is " + num_exact(static_cast<double>(data[i])));
+      fail_kind(name, "finite", strf("{\"index\":%zu}", i), "%s must hold finite numbers, but element %zu is %s", name,
+                i, num_exact(static_cast<double>(data[i])).c_str());
     }
   }
 }
@@ -51,7 +46,7 @@ void check_finite(const char* name, const double* data, std::size_t count) {
 }
 
 void check_not_null(const char* name, const void* p) {
-  if (p == nullptr) throw ArgumentError(name, "null", "", std::string(name) + " must not be null");
+  if (p == nullptr) fail_kind(name, "null", "", "%s must not be null", name);
 }
 
 }  // namespace attn

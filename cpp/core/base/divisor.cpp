@@ -13,11 +13,9 @@ namespace attn {
 
 Divisor Divisor::value(double v) {
   if (!(v >= limits::kMinDivisor && v <= limits::kMaxDivisor)) {
-    throw ArgumentError("divisor", "divisor",
-                        "{\"lo\":" + jnum(limits::kMinDivisor) + ",\"hi\":" + jnum(limits::kMaxDivisor) +
-                            ",\"value\":" + jnum(v) + "}",
-                        "divisor must be a number in [" + num(limits::kMinDivisor) + ", " +
-                            num(limits::kMaxDivisor) + "], 'sqrt' or 'dk', got " + num_exact(v));
+    fail_kind("divisor", "divisor", range_params(limits::kMinDivisor, limits::kMaxDivisor, v),
+              "divisor must be a number in [%g, %g], 'sqrt' or 'dk', got %s", limits::kMinDivisor, limits::kMaxDivisor,
+              num_exact(v).c_str());
   }
   return Divisor(Kind::Value, v);
 }
@@ -35,11 +33,10 @@ Divisor Divisor::parse(std::string_view text) {
       !(v >= limits::kMinDivisor && v <= limits::kMaxDivisor)) {
     // value: the number read, when the text is one (0, -1, 1e13: out of range), else the text.
     const bool number = decimal && end == s.c_str() + s.size() && std::isfinite(v);
-    throw ArgumentError("divisor", "divisor",
-                        "{\"lo\":" + jnum(limits::kMinDivisor) + ",\"hi\":" + jnum(limits::kMaxDivisor) +
-                            ",\"value\":" + (number ? jnum(v) : jstr(s)) + "}",
-                        "divisor must be 'sqrt', 'dk' or a number in [" + num(limits::kMinDivisor) + ", " +
-                            num(limits::kMaxDivisor) + "], got '" + escaped(s) + "'");
+    fail_kind("divisor", "divisor",
+              range_params(limits::kMinDivisor, limits::kMaxDivisor, v, "", number ? nullptr : s.c_str()),
+              "divisor must be 'sqrt', 'dk' or a number in [%g, %g], got '%s'", limits::kMinDivisor,
+              limits::kMaxDivisor, escaped(s).c_str());
   }
   return Divisor(Kind::Value, v);
 }

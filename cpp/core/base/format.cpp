@@ -119,6 +119,11 @@ std::string jstr(std::string_view s, std::size_t max_bytes) {
   return out;
 }
 
+std::string range_params(double lo, double hi, double value, const char* extra, const char* text) {
+  return strf("{\"lo\":%s,\"hi\":%s,\"value\":%s%s}", jnum(lo).c_str(), jnum(hi).c_str(),
+              (text ? jstr(text) : jnum(value)).c_str(), extra);
+}
+
 std::string jnum(double v) {
   if (std::isnan(v)) return "\"nan\"";
   if (std::isinf(v)) return v > 0 ? "\"inf\"" : "\"-inf\"";

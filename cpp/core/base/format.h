@@ -38,4 +38,9 @@ std::string escaped(std::string_view value, std::size_t max_bytes = 100);
 std::string jstr(std::string_view s, std::size_t max_bytes = 100);
 std::string jnum(double v);
 
+// A range error's params, {"lo":lo,"hi":hi,"value":value<extra>}: extra adds
+// members (",\"integer\":true"); with text, the value is that string.
+std::string range_params(double lo, double hi, double value, const char* extra = "",
+                         const char* text = nullptr);
+
 }  // namespace attn

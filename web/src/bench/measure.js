@@ -6,7 +6,7 @@
 // GFLOP/s, except for the training steps ("train" from a fresh start,
 // "train_converged" once the run has learned), whose rate is steps/s.
 
-import { coreErrorOf } from '../core/error-fields.js';
+import { coreErrorOf } from '../core/rpc.js';
 
 export function measureCase(M, c, { samples = 15, warmup = 3, minSeconds = 0.02 } = {}) {
   const run = (iters) => {

@@ -9,7 +9,7 @@
 // Module.HEAPF64 / HEAPF32 are re-read after each core call: a call may grow
 // the memory, which replaces the underlying buffer and detaches old views.
 //
-import { coreErrorOf } from './error-fields.js';
+import { coreErrorOf } from './rpc.js';
 
 // Usage: const attn = createAttn(await loadModule('explain')); attn.softmaxStats([14, 10, 12], 8)
 

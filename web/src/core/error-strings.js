@@ -8,6 +8,7 @@
 // can send from cpp/ and checks that each has a sentence here in both languages.
 import { defineStrings, getLang, t } from '../i18n.js';
 import './errors.js';  // coreerr.generic
+import { errorFields } from './rpc.js';
 import { num, powerOfTen, significant, decimals } from '../format.js';
 
 defineStrings('coreerr', {
@@ -281,11 +282,11 @@ export function sentenceKey(argument, kind, p = {}) {
 }
 
 /**
- * The sentence for an error's fields {error, argument, kind, params} in the
- * current language; a kind without a sentence gets the generic one.
+ * The sentence for an error (an Error, or fields {error, argument, kind,
+ * params}) in the current language; a kind without a sentence gets the generic one.
  */
-export function sentence({ argument = '', kind = '', params = {} } = {}) {
-  const p = params ?? {};
+export function sentence(e) {
+  const { argument, kind, params: p } = errorFields(e);
   const key = sentenceKey(argument, kind, p);
   const values = {};
   for (const [k, v] of Object.entries(p)) values[k] = typeof v === 'number' ? readerNumber(v) : String(v);

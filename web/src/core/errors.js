@@ -5,7 +5,9 @@
 // in its language, written from (argument, kind, params). The bindings return
 // {error, argument, kind, params} (params: a JSON object's text), attn.js and
 // rpc.js carry them as an Error's .message, .argument, .kind and .params (an
-// object) across the worker boundary, and readerError(e) gives the sentence.
+// object) across the worker boundary (rpc.js errorFields, coreErrorOf), and
+// readerError(e) gives the sentence. This module stays tiny: an embedded
+// widget loads it up front.
 //
 // The sentences (error-strings.js) load on the first error, so an embedded
 // widget's first load does not pay for them: the client awaits
@@ -13,9 +15,6 @@
 // from results (the training runs' verdicts) awaits it itself. Until they
 // have loaded, readerError() answers with the generic sentence here.
 import { defineStrings, t } from '../i18n.js';
-import { errorFields } from './error-fields.js';
-
-export { coreErrorOf, errorFields, errorParams } from './error-fields.js';
 
 defineStrings('coreerr', {
   en: { generic: 'This value cannot be used here. Try another one.' },
@@ -27,11 +26,8 @@ let loading = null;
 
 /** Load the sentences (once); resolves when readerError() can use them. */
 export function loadErrorStrings() {
-  loading ??= import('./error-strings.js').then(
-    (m) => { table = m; },
-    () => { loading = null; },  // a chunk that failed to load: the generic sentence, and a retry next time
-  );
-  return loading;
+  // A chunk that failed to load: the generic sentence, and a retry next time.
+  return (loading ??= import('./error-strings.js').then((m) => { table = m; }, () => { loading = null; }));
 }
 
 /**
@@ -39,7 +35,7 @@ export function loadErrorStrings() {
  * core result ({error, argument, kind, params}); never the core's English text.
  */
 export function readerError(e) {
-  if (table) return table.sentence(errorFields(e));
+  if (table) return table.sentence(e);
   loadErrorStrings();
   return t('coreerr.generic');
 }

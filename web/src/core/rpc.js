@@ -12,8 +12,6 @@
 // a reply arrives before it. Squoosh's worker bridge (Comlink) is the model;
 // this one is a few dozen lines and also streams events.
 
-import { coreErrorOf, errorFields } from './error-fields.js';
-
 /** Buffers of the typed arrays in a value (itself, or its own fields). */
 export function transferables(value) {
   const out = [];
@@ -25,7 +23,29 @@ export function transferables(value) {
   return out;
 }
 
-const errorOf = (e) => errorFields(e instanceof Error ? e : String(e));
+/**
+ * An error's fields as they cross a boundary (wasm -> attn.js -> postMessage ->
+ * the page): {error, argument, kind, params}, params an object (the core sends
+ * its JSON text), from an Error, a core result or a message; errors.js writes
+ * the reader's sentence from them.
+ */
+export function errorFields(e) {
+  const o = e && typeof e === 'object' ? e : { message: e };
+  let p = o.params || {};
+  if (typeof p === 'string') {
+    try {
+      p = JSON.parse(p);
+    } catch {
+      p = {};
+    }
+  }
+  return { error: String(o.error ?? o.message ?? ''), argument: o.argument ?? '', kind: o.kind ?? '', params: p };
+}
+
+/** The Error a caller sees for an error's fields (.message, .argument, .kind, .params). */
+export const coreErrorOf = (f) => Object.assign(new Error((f = errorFields(f)).error), f);
+
+const errorOf = errorFields;
 
 /**
  * Worker side: answer {id, op, args} with ops[op](...args) (which may return a

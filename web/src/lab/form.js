@@ -6,7 +6,8 @@
 // ({error, argument}, the worker's 'validate' op) next to its field.
 // createForm() builds the fields (nothing here touches the DOM at import).
 import { t } from '../i18n.js';
-import { errorFields, loadErrorStrings, readerError } from '../core/errors.js';
+import { loadErrorStrings, readerError } from '../core/errors.js';
+import { errorFields } from '../core/rpc.js';
 import { h, setFieldError } from '../dom.js';
 import { writeState } from '../state.js';
 import { int, num } from '../format.js';

@@ -6,7 +6,8 @@
 // Its own pool of workers, so it never waits for the comparison's.
 import { h, setFieldError } from '../dom.js';
 import { t } from '../i18n.js';
-import { errorFields, loadErrorStrings, readerError } from '../core/errors.js';
+import { loadErrorStrings, readerError } from '../core/errors.js';
+import { errorFields } from '../core/rpc.js';
 import { readState, writeState } from '../state.js';
 import { decimals, fixed, int } from '../format.js';
 import './strings.js';

@@ -27,7 +27,7 @@
 // next call), so a worker can transfer them instead of cloning.
 import { loadModule } from '../core/loader.js';
 import { nextTask as rpcNextTask } from '../core/rpc.js';
-import { coreErrorOf, errorFields } from '../core/error-fields.js';
+import { coreErrorOf, errorFields } from '../core/rpc.js';
 
 /** A worker's batch: one core call of about this long. */
 export const WORKER_TARGET_MS = 40;

@@ -62,13 +62,21 @@ test('the page runs under the strict CSP, with a keyboard-reachable file input',
   assert.match(await page.textContent('#check-limits'), /^Limits: files up to 64 MiB; q and k up to 4,194,304 values each \(heads·n·dₖ\), n up to 4096, dₖ up to 65,536;/);
 });
 
-test('every bad input, uploaded, gives the CLI\'s message and leaves the page working', { timeout: 300_000 }, async () => {
+const GENERIC = { en: 'This value cannot be used here. Try another one.', zh: '这里无法使用这个值，请换一个。' };
+
+test('every bad input, uploaded, gets a sentence for readers (not the CLI\'s English) and leaves the page working', { timeout: 300_000 }, async () => {
+  const seen = new Set();
   for (const c of BAD) {
     const r = await upload(c.files);
     assert.equal(r.state, 'error', c.name);
-    assert.equal(r.error, `The file was rejected: ${cliMessage(c.files.map(corpusPath))}`, c.name);
-    assert.ok(r.error.includes(c.expect), c.name);
+    const cli = cliMessage(c.files.map(corpusPath));
+    assert.ok(r.error !== '' && r.error !== GENERIC.en, `${c.name}: a sentence of its own, got ${JSON.stringify(r.error)}`);
+    assert.ok(!r.error.includes(cli) && !r.error.includes(c.expect), `${c.name}: not the core's message: ${r.error}`);
+    assert.doesNotMatch(r.error, /rejected|Rejected by the core|was not checked/, c.name);
+    assert.match(r.error, /^(The file|The data for [qk]|[qk] |The file’s|\d+ sequences)/, c.name);
+    seen.add(r.error);
   }
+  assert.ok(seen.size >= 25, `the bad files get different sentences (${seen.size})`);
   // Still working: a good file after all of them.
   const ok = await upload(['npz/good.npz']);
   assert.equal(ok.state, 'done');
@@ -125,12 +133,16 @@ test('the table downloads as CSV, one row per head', async () => {
   assert.match(lines[1], /^0,saturated,saturated_rows,/);
 });
 
-test('the divisor field: a bad one is shown next to it; dk changes the verdicts', async () => {
+test('the divisor field: a bad one is shown next to it as a sentence for readers; dk changes the verdicts', async () => {
   await page.fill('#check-divisor', 'abc');
   let r = await upload(['npz/good.npz']);
   assert.equal(r.state, 'error');
-  assert.match(await page.textContent('#check-divisor-msg'), /^divisor must be 'sqrt', 'dk' or a number/);
+  assert.match(await page.textContent('#check-divisor-msg'), /^The divisor must be a number such as 8 or 0\.5 \(greater than 0, at most 10¹²\), or “sqrt” for √dₖ, or “dk” for dₖ\.$/);
+  assert.equal(r.error, 'The file was not checked: see the option marked above.');
   assert.equal(await page.getAttribute('#check-divisor', 'aria-invalid'), 'true');
+  await page.fill('#check-divisor', '0');
+  r = await upload(['npz/good.npz']);
+  assert.equal(await page.textContent('#check-divisor-msg'), 'The divisor must be greater than 0 and at most 10¹².');
   await page.fill('#check-divisor', 'dk');
   r = await answered(() => page.click('button[data-sample="saturated.npz"]'));
   assert.equal(r.state, 'done');
@@ -164,6 +176,53 @@ test('where q and k come from: a trained model\'s sharp heads are worded as expe
   assert.ok((await cells()).includes('尖锐'));
   assert.match(await page.textContent('#check-from-note'), /^来自训练好的模型时/);
   assert.equal(await page.textContent('#check-from legend'), '这些 q 与 k 从何而来？');
+  await page.selectOption('#lang-select', 'en');
+});
+
+test('the array names and sequences fields: a bad value gets a sentence next to its field', async () => {
+  await page.$eval('details.names', (d) => { d.open = true; });
+  await page.fill('#check-qname', 'a b');
+  let r = await upload(['npz/good.npz']);
+  assert.equal(r.state, 'error');
+  assert.match(await page.textContent('#check-names-msg'), /^An array name must be 1 to 64 characters without spaces, commas or quotes\.$/);
+  assert.equal(await page.getAttribute('#check-qname', 'aria-invalid'), 'true');
+  await page.fill('#check-qname', 'q');
+  await page.fill('#check-sequences', '3');
+  r = await upload(['npz/good.npz']);
+  assert.equal(r.state, 'error');
+  assert.equal(await page.textContent('#check-sequences-msg'), '3 sequences do not split q’s 5 rows and k’s 5 rows into equal blocks.');
+  assert.equal(await page.textContent('#check-names-msg'), '', 'the names field is fine again');
+  await page.fill('#check-sequences', '');
+  r = await upload(['npz/good.npz']);
+  assert.equal(r.state, 'done');
+  assert.equal(await page.textContent('#check-sequences-msg'), '');
+  assert.equal(await page.getAttribute('#check-sequences', 'aria-invalid'), null);
+});
+
+test('Chinese: a bad file, a bad divisor and a bad name get sentences in Chinese, and follow the language switch', async () => {
+  await page.selectOption('#lang-select', 'zh');
+  let r = await upload(BAD.find((c) => c.name === 'npy-wrong-magic').files);
+  assert.equal(r.state, 'error');
+  assert.equal(r.error, 'q 的数据不是 .npy 文件：它的开头与这种文件不符。');
+  r = await upload(BAD.find((c) => c.name === 'csv-ragged').files);
+  assert.equal(r.error, '该文件：第 3 行有 3 个数，但第一行（第 1 行）有 4 个；每行的个数必须相同。');
+  // The language switch rewrites the sentence shown.
+  await page.selectOption('#lang-select', 'en');
+  assert.equal(await page.textContent('#check-error'), 'The file: line 3 has 3 numbers, but the first row (line 1) has 4; every row needs the same number.');
+  await page.selectOption('#lang-select', 'zh');
+  await page.fill('#check-divisor', '0');
+  r = await upload(['npz/good.npz']);
+  assert.equal(await page.textContent('#check-divisor-msg'), '除数必须大于 0 且不超过 10¹²。');
+  assert.equal(r.error, '文件未被检查：请看上方标出的选项。');
+  await page.fill('#check-divisor', 'sqrt');
+  await page.fill('#check-qname', 'same');
+  await page.fill('#check-kname', 'same');
+  r = await upload(['npz/good.npz']);
+  assert.equal(await page.textContent('#check-names-msg'), 'q 和 k 的数组名必须不同。');
+  await page.fill('#check-qname', 'q');
+  await page.fill('#check-kname', 'k');
+  r = await upload(['npz/good.npz']);
+  assert.equal(r.state, 'done');
   await page.selectOption('#lang-select', 'en');
 });
 

@@ -489,10 +489,11 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
       ['seed-ex0-scores', '14,abc', /“abc” is not a number/],
       ['seed-ex0-scores', '', /at least one score/],
       ['seed-ex0-scores', '14,,12', /Score 2 is empty/],
-      ['seed-ex0-scores', '1e999', /Rejected by the core: .*finite/],
-      ['seed-ex0-dk', '0', /dk must be an integer in \[1, 65536\], got 0/],
-      ['seed-ex0-dk', '-1', /got -1/],
-      ['seed-ex0-dk', '2.5', /got 2\.5/],
+      // The core's errors as sentences for readers (issue 13): never its English message.
+      ['seed-ex0-scores', '1e999', /^The scores must be finite numbers: number 1 is not one\.$/],
+      ['seed-ex0-dk', '0', /^dₖ must be a whole number from 1 to 65,536\.$/],
+      ['seed-ex0-dk', '-1', /^dₖ must be a whole number from 1 to 65,536\.$/],
+      ['seed-ex0-dk', '2.5', /^dₖ must be a whole number from 1 to 65,536\.$/],
       ['seed-ex0-dk', 'abc', /“abc” is not a number/],
     ];
     for (const [id, text, message] of cases) {
@@ -537,7 +538,33 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     await page.close();
   });
 
-  test('saturation: divisor choices, sequence length, resample; bad custom divisors give the core’s message', { timeout: TIMEOUT }, async () => {
+  test('errors for readers in Chinese: divisor 0 in the saturation explorer, d_k and scores in the softmax table', { timeout: TIMEOUT }, async () => {
+    const page = await openPage('sat.seed=1&sat.dk=256', { lang: 'zh' });
+    await until(() => satRow(page), (r) => r.rows.length === 16);
+    await page.check('#sat-div-custom');
+    for (const [text, message] of [
+      ['0', /^除数必须大于 0 且不超过 10¹²。$/],
+      ['1e13', /^除数不能超过 10¹²。$/],
+      ['abc', /^除数必须是一个数，如 8 或 0\.5/],
+    ]) {
+      await page.fill('#sat-custom', text);
+      const st = await until(() => fieldState(page, 'sat-custom'), (s) => message.test(s.msg));
+      assert.match(st.msg, message, `custom ${JSON.stringify(text)}`);
+      assert.equal(st.invalid, 'true');
+    }
+    for (const [id, text, message] of [
+      ['seed-ex0-dk', '0', /^dₖ 必须是 1 到 65,536 之间的整数。$/],
+      ['seed-ex0-scores', '1e999', /^分数必须都是有限的数：第 1 个不是。$/],
+    ]) {
+      await page.fill(`#${id}`, text);
+      const st = await until(() => fieldState(page, id), (s) => message.test(s.msg));
+      assert.match(st.msg, message, `${id} ${JSON.stringify(text)}`);
+      assert.doesNotMatch(st.msg, /[a-z]{3,} must|Rejected|拒绝了此输入/);
+    }
+    await page.close();
+  });
+
+  test('saturation: divisor choices, sequence length, resample; bad custom divisors give a sentence for readers', { timeout: TIMEOUT }, async () => {
     const page = await openPage('sat.seed=1&sat.dk=256');
     await until(() => satRow(page), (r) => r.title.includes('256'));
     // d_k divisor: scores / 256.
@@ -555,15 +582,16 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     // Custom: bad values, then a good one.
     await page.check('#sat-div-custom');
     for (const [text, message] of [
-      ['0', /Rejected by the core: divisor must be 'sqrt', 'dk' or a number in .*, got '0'/],
-      ['-1', /got '-1'/],
-      ['abc', /got 'abc'/],
-      ['', /got ''/],
-      ['1e13', /got '1e13'/],
+      ['0', /^The divisor must be greater than 0 and at most 10¹²\.$/],
+      ['-1', /^The divisor must be greater than 0 and at most 10¹²\.$/],
+      ['abc', /^The divisor must be a number such as 8 or 0\.5 \(greater than 0, at most 10¹²\), or “sqrt” for √dₖ, or “dk” for dₖ\.$/],
+      ['', /^The divisor must be a number such as 8 or 0\.5/],
+      ['1e13', /^The divisor must be at most 10¹²\.$/],
     ]) {
       await page.fill('#sat-custom', text);
       const st = await until(() => fieldState(page, 'sat-custom'), (s) => message.test(s.msg));
       assert.match(st.msg, message, `custom ${JSON.stringify(text)}`);
+      assert.doesNotMatch(st.msg, /Rejected by the core|must be 'sqrt'|got '/);
       assert.equal(st.invalid, 'true');
       // The page keeps working: the unscaled row is still there.
       assert.ok((await satRow(page)).rows.length === 16);

@@ -166,7 +166,9 @@ function clearFieldErrors() {
 function showCoreError(e) {
   clearFieldErrors();
   const sentence = readerError(e);
-  const field = FIELDS[e.argument];
+  // Sequences the reader did not type came from the file (an .npz's "sequences"): the file's error.
+  const typed = e.argument !== 'sequences' || (seqInput.value.trim() !== '' && e.kind !== 'stored_sequences');
+  const field = typed ? FIELDS[e.argument] : undefined;
   if (field) {
     setFieldError(field[0], field[1], sentence);
     if (e.argument === 'names') {

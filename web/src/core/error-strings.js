@@ -53,8 +53,8 @@ defineStrings('coreerr', {
     'arg.value': 'This value',
     // Which file a checker error is about.
     'file.file': 'The file',
-    'file.q': 'The q file',
-    'file.k': 'The k file',
+    'file.q': 'The data for q',
+    'file.k': 'The data for k',
     // Where in a file.
     'at.pos': ' at position {at}',
     'at.field': ' at line {line}, field {field}',
@@ -152,8 +152,8 @@ defineStrings('coreerr', {
     'arg.format': '文件格式',
     'arg.value': '这个值',
     'file.file': '该文件',
-    'file.q': 'q 文件',
-    'file.k': 'k 文件',
+    'file.q': 'q 的数据',
+    'file.k': 'k 的数据',
     'at.pos': '（位置 {at}）',
     'at.field': '（第 {line} 行第 {field} 个字段）',
     'at.column': '（第 {line} 行第 {column} 列）',
@@ -301,7 +301,9 @@ export function sentence(e) {
     values.hi = readerNumber(p.hi);
   }
   if (p.name === undefined) values.name = argName(argument);  // else the array's name (missing_array)
-  values.file = t(`coreerr.file.${argument === 'q' || argument === 'k' ? argument : 'file'}`);
+  // q or k: the second file, or an array in one file (an .npz); an archive's own errors are the file's.
+  const whole = kind === 'missing_array' || kind === 'duplicate' || kind === 'members';
+  values.file = t(`coreerr.file.${!whole && (argument === 'q' || argument === 'k') ? argument : 'file'}`);
   values.where = where(p);
   try {
     return t(key, values);

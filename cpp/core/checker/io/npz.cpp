@@ -142,15 +142,16 @@ Tensor npz_array(const std::uint8_t* data, std::size_t size, const std::string& 
     z = &e;
   }
   if (!z) {
-    std::string held;
+    std::string held, raw;  // raw: the names as they are, for the page (jstr escapes them once)
     for (std::size_t i = 0; i < entries.size() && i < 10; ++i) {
       std::string n = entries[i].name;
       if (n.size() > 4 && n.compare(n.size() - 4, 4, ".npy") == 0) n.resize(n.size() - 4);
-      if (i) held += ", ";
+      if (i) held += ", ", raw += ", ";
       held += printable(n);
+      raw += n;
     }
-    if (entries.size() > 10) held += ", ...";
-    fail_kind(argument, "missing_array", "{\"name\":" + jstr(name) + ",\"have\":" + jstr(entries.empty() ? "" : held) + "}", "npz: no array named '%s' (the archive holds %s)", printable(name).c_str(),
+    if (entries.size() > 10) held += ", ...", raw += ", ...";
+    fail_kind(argument, "missing_array", "{\"name\":" + jstr(name) + ",\"have\":" + jstr(raw, 400) + "}", "npz: no array named '%s' (the archive holds %s)", printable(name).c_str(),
              entries.empty() ? "no arrays" : held.c_str());
   }
   const std::string shown = printable(z->name);

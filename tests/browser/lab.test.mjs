@@ -12,7 +12,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ARTIFACTS, launch, startPreview } from './harness.mjs';
-import { loadWasm } from '../node/paths.mjs';
+import { ROOT, loadWasm } from '../node/paths.mjs';
+
+// The page's sentences for the core's errors (web/src/core/error-strings.js), run here in Node.
+globalThis.location ??= { search: '', href: 'http://localhost/' };
+globalThis.navigator ??= { languages: ['en'], language: 'en' };
+const { inLang } = await import(path.join(ROOT, 'web/src/i18n.js'));
+const { sentence } = await import(path.join(ROOT, 'web/src/core/error-strings.js'));
 
 const TIMEOUT = 600_000;
 let server;
@@ -284,9 +290,9 @@ test('pause holds every run still, exports work mid-run, resume goes on, reset c
 });
 
 // Each bad option: the message shown next to its control, aria-invalid set, Start
-// refused. {core: change}: the page must show exactly the message the core gives
-// (in Node) for that value; a RegExp: the page's own check (empty fields, steps,
-// how many divisors).
+// refused. {core: change}: the page must show exactly the sentence for readers
+// that the core's error (in Node) gives for that value, never the core's English
+// message; a RegExp: the page's own check (empty fields, steps, how many divisors).
 const PROBE = { task: 'recall', dk: 16, heads: 1, dModel: 64, dv: 32, divisor: 'sqrt', optimizer: 'adam', lr: 1e-3,
   init: 'lecun', batch: 64, seed: 0, logEvery: 5 };
 const BAD = [
@@ -306,12 +312,22 @@ const BAD = [
   ['#lab-div-custom', '3, 4, 5, 6', /^At most 3 other divisors\.$/],
 ];
 
-function coreMessage(change) {
+/** The core's error for an options change: {error, argument, kind, params}. */
+function coreError(change) {
   const s = new core.TrainSession();
-  const msg = s.configure({ ...PROBE, ...change }).error;
+  const r = s.configure({ ...PROBE, ...change });
   s.delete();
-  assert.notEqual(msg, '', JSON.stringify(change));
-  return msg;
+  assert.notEqual(r.error, '', JSON.stringify(change));
+  assert.notEqual(r.kind, '', `${JSON.stringify(change)}: the error has a kind`);
+  return r;
+}
+
+/** The sentence a reader sees for it, in `lang` (asserted not to be the core's English). */
+function readerSentence(change, lang = 'en') {
+  const e = coreError(change);
+  const text = inLang(lang, () => sentence(e));
+  assert.ok(!text.includes(e.error), text);
+  return text;
 }
 
 test('bad options: the core\'s message next to the control, no run, and the page keeps working', { timeout: TIMEOUT }, async (t) => {
@@ -324,7 +340,8 @@ test('bad options: the core\'s message next to the control, no run, and the page
     const msg = await page.textContent(`#${msgId(sel)}`);
     t.diagnostic(`${sel} = ${JSON.stringify(value)}: ${msg}`);
     if (want instanceof RegExp) assert.match(msg, want, sel);
-    else assert.equal(msg, `Rejected by the core: ${coreMessage(want.core)}`, `${sel} = ${value}`);
+    else assert.equal(msg, readerSentence(want.core), `${sel} = ${value}`);
+    assert.doesNotMatch(msg, /Rejected by the core|must be an integer in|got /, sel);
     assert.equal(await page.getAttribute(sel, 'aria-invalid'), 'true', sel);
     await page.click('#lab-start');
     await waitState(page, 'invalid');
@@ -335,7 +352,7 @@ test('bad options: the core\'s message next to the control, no run, and the page
   // A product limit: the core's message lands on d_k.
   await page.fill('#lab-heads', '16');
   await page.fill('#lab-dk', '1024');
-  await page.waitForFunction(() => /heads\*dk/.test(document.getElementById('lab-dk-msg').textContent));
+  await page.waitForFunction(() => /^These sizes ask for too much work at once: heads × dₖ may be at most/.test(document.getElementById('lab-dk-msg').textContent));
   t.diagnostic(`heads 16, dk 1024: ${await page.textContent('#lab-dk-msg')}`);
   await page.fill('#lab-heads', '2');
   await page.fill('#lab-dk', '16');
@@ -369,7 +386,7 @@ test('a malformed URL: each bad value gets its message next to its control, and 
   for (const [id, want] of Object.entries(wanted)) {
     const msg = await page.textContent(`#${id}`);
     if (want instanceof RegExp) assert.match(msg, want, id);
-    else assert.equal(msg, `Rejected by the core: ${coreMessage(want)}`, id);
+    else assert.equal(msg, readerSentence(want), id);
   }
   assert.equal(await page.inputValue('#lab-opt'), 'rmsprop', 'the select shows the value the message names');
   await page.click('#lab-start');
@@ -407,8 +424,21 @@ test('both languages; a 320 px screen has no sideways scroll; dark scheme', { ti
   await page.selectOption('#lang-select', 'zh');
   assert.equal(await page.textContent('#lab-start'), '开始');
   assert.match(await page.textContent('#lab-title'), /训练实验室/);
+  // The core's errors in Chinese, next to their fields: d_k, the learning rate, a custom divisor.
+  for (const [sel, id, value, change] of [['#lab-dk', 'lab-dk-msg', '0', { dk: 0 }], ['#lab-lr', 'lab-lr-msg', '0', { lr: 0 }],
+    ['#lab-div-custom', 'lab-div-msg', '0', { divisor: '0' }]]) {
+    const good = await page.inputValue(sel);
+    const want = readerSentence(change, 'zh');
+    await page.fill(sel, value);
+    await page.waitForFunction(([i, w]) => document.getElementById(i).textContent === w, [id, want]);
+    assert.match(want, /[\u4e00-\u9fff]/);
+    await page.fill(sel, good);
+    await page.waitForFunction((i) => !document.getElementById(i).textContent, id);
+  }
+  assert.equal(readerSentence({ lr: 0 }, 'zh'), '学习率必须大于 0 且不超过 10。');
+  assert.equal(readerSentence({ divisor: '0' }, 'zh'), '除数必须大于 0 且不超过 10¹²。');
   await page.fill('#lab-dk', '0');
-  await page.waitForFunction(() => /^计算核心拒绝了此输入：dk must be/.test(document.getElementById('lab-dk-msg').textContent));
+  await page.waitForFunction(() => /^dₖ 必须是 1 到 .* 之间的整数。$/.test(document.getElementById('lab-dk-msg').textContent));
   await page.fill('#lab-dk', '16');
   await page.waitForFunction(() => !document.getElementById('lab-dk-msg').textContent);
   await page.click('#lab-start');

@@ -213,17 +213,15 @@ defineStrings('coreerr', {
   },
 });
 
-/** A number for a reader: whole numbers in full (65,536), powers of ten as 10¹², others as format.js's num(). */
+/** A number for a reader: powers of ten as 10¹², whole numbers in full (65,536), others as format.js's num(). */
 export function readerNumber(x) {
   if (typeof x === 'string') return x === 'inf' ? '∞' : x === '-inf' ? '−∞' : x;
   if (typeof x !== 'number' || !Number.isFinite(x)) return String(x);
   const a = Math.abs(x);
   const k = Math.round(Math.log10(a));
-  if (a >= 1e7 || (a > 0 && a < 1e-3)) {
-    if (a === 10 ** k || Math.abs(a / 10 ** k - 1) < 1e-12) return (x < 0 ? '−' : '') + powerOfTen(k);
-    return num(x, 4);
-  }
-  return Number.isInteger(x) ? significant(x, 21) : num(x, 6);
+  if ((a >= 1e7 || (a > 0 && a < 1e-3)) && Math.abs(a / 10 ** k - 1) < 1e-12) return (x < 0 ? '−' : '') + powerOfTen(k);
+  // Whole numbers in full, however long (a seed's 9,007,199,254,740,991); others as num() writes them.
+  return Number.isSafeInteger(x) ? significant(x, 21) : num(x, 6);
 }
 
 const bytes = (b) => (b >= 2 ** 20 ? `${decimals(b / 2 ** 20, b % 2 ** 20 ? 1 : 0)} MiB` : `${significant(b, 21)} B`);

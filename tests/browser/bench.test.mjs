@@ -39,3 +39,23 @@ test('bench.html measures every case in the scalar and SIMD builds', { timeout: 
   assert.match(await page.textContent('#bench-peak'), /^Peak: the SIMD128 build does \d+\.\d\d GFLOP\/s/);
   assert.deepEqual(browser.problems, []);
 });
+
+test('a bad number of samples gets a sentence next to the field, in the page\'s language, and no run', { timeout: 60_000 }, async () => {
+  const page = await browser.context.newPage();
+  for (const [lang, want] of [['en', 'Samples per cell: a whole number from 3 to 99.'], ['zh', '每格采样次数必须是 3 到 99 之间的整数。']]) {
+    await page.goto(`${server.origin}/bench.html?lang=${lang}`);
+    for (const value of ['0', '2.5', '1000', '']) {
+      await page.fill('#bench-samples', value);
+      await page.click('#bench-run');
+      assert.equal(await page.textContent('#bench-samples-msg'), want, `${lang}: ${JSON.stringify(value)}`);
+      assert.equal(await page.getAttribute('#bench-samples', 'aria-invalid'), 'true');
+      assert.equal(await page.$$eval('#bench-table tbody tr', (trs) => trs.length), 0, 'nothing measured');
+    }
+    await page.fill('#bench-samples', '9');
+    // The language switch rewrites the sentence; a good value clears it (the run itself is the test above).
+  }
+  await page.selectOption('#lang-select', 'en');
+  assert.equal(await page.textContent('#bench-samples-msg'), 'Samples per cell: a whole number from 3 to 99.');
+  assert.deepEqual(browser.problems, []);
+  await page.close();
+});

@@ -122,3 +122,41 @@ test('embedded without worker-src (a CSP header): the comparison falls back to t
 test('the dist has the embed build', () => {
   assert.ok(fs.existsSync(path.join(EMBED_DIR, 'attnlab.js')));
 });
+
+test('bad settings typed into the widget: the core\'s errors as sentences next to their fields, in the widget\'s language', async () => {
+  const embed = await serveStatic({ dir: EMBED_DIR, headers: () => ({ 'Access-Control-Allow-Origin': '*' }) });
+  const host = await serveStatic({ pages: { '/favicon.ico': '', '/': hostPage(embed.origin, { attrs: ' lang="zh"' }) } });
+  const browser = await launch(host.origin);
+  try {
+    const page = await browser.context.newPage();
+    const attnErrors = [];
+    await page.exposeFunction('__attnError', (d) => attnErrors.push(d));
+    await page.addInitScript(() => document.addEventListener('attn-error', (e) => window.__attnError(e.detail)));
+    await page.goto(host.origin + '/');
+    await page.waitForFunction(() => document.querySelector('attn-train-compare')?.shadowRoot?.querySelector('.field-dk input'));
+    const type = (field, value) => page.evaluate(([f, v]) => {
+      const input = document.querySelector('attn-train-compare').shadowRoot.querySelector(`.field-${f} input`);
+      input.value = v;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }, [field, value]);
+    const messages = () => page.evaluate(() => Object.fromEntries(['dk', 'lr', 'seed'].map((f) =>
+      [f, document.querySelector('attn-train-compare').shadowRoot.querySelector(`.field-${f} .msg`).textContent])));
+    await type('dk', '0');
+    await type('lr', '0');
+    await type('seed', '-1');
+    await page.evaluate(() => document.querySelector('attn-train-compare').start());
+    await page.waitForFunction(() => document.querySelector('attn-train-compare').shadowRoot.querySelector('.attn-root').dataset.run === 'invalid');
+    const m = await messages();
+    assert.match(m.dk, /^dₖ 必须是 1 到 [\d,]+ 之间的整数。$/);
+    assert.equal(m.lr, '学习率必须大于 0 且不超过 10。');
+    assert.match(m.seed, /^随机种子必须是 0 到 [\d,]+ 之间的整数。$/);
+    // The host hears the same sentences (attn-error, kind 'core'), never the core's English.
+    const core = attnErrors.filter((d) => d.kind === 'core');
+    assert.ok(core.length >= 3, JSON.stringify(attnErrors));
+    for (const d of core) assert.doesNotMatch(d.message, /must be|got|Rejected|拒绝了此输入/, d.message);
+  } finally {
+    await browser.close();
+    await embed.stop();
+    await host.stop();
+  }
+});

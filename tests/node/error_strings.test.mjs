@@ -108,7 +108,7 @@ const SAMPLES = {
   ragged: [{ line: 3, count: 4, firstLine: 1, first: 5 }],
   no_rows: [{}, { name: 'k' }],
 };
-// Errors a reader cannot cause from a page (a call out of order, a null pointer): the generic sentence.
+// Errors a reader cannot cause from a page (a call out of order, a null pointer): the 'stopped' sentence.
 const GENERIC_KINDS = new Set(['null', 'state']);
 
 const CJK = /[\u4e00-\u9fff]/;
@@ -145,7 +145,7 @@ test('every kind and argument the core can send has a sentence in English and in
         assert.ok(s && !/\{\w+\}/.test(s), `${what} [${lang}]: ${s}`);
         assert.doesNotMatch(s, /undefined|NaN|\be[+-]\d/, `${what} [${lang}]: ${s}`);
         if (GENERIC_KINDS.has(kind)) {
-          assert.equal(s, generic(lang), what);
+          assert.equal(s, inLang(lang, () => t('coreerr.stopped')), what);
           continue;
         }
         assert.notEqual(s, generic(lang), `${what} [${lang}]: a sentence of its own (${key})`);
@@ -158,12 +158,13 @@ test('every kind and argument the core can send has a sentence in English and in
   }
 });
 
-test('an unknown kind, or an error with none, is the generic sentence, never the English message', () => {
+test('an unknown kind, or an error with none, is a generic sentence, never the English message', () => {
   for (const lang of ['en', 'zh']) {
-    for (const e of [new Error('something odd happened'), { error: 'x must be y', argument: 'x', kind: 'brand_new', params: '{}' }, 'text']) {
-      const s = inLang(lang, () => readerError(e));
-      assert.equal(s, generic(lang));
-    }
+    for (const e of [{ error: 'x must be y', argument: 'x', kind: 'brand_new', params: '{}' }, Object.assign(new Error('dk must be a number'), { argument: 'dk' })])
+      assert.equal(inLang(lang, () => readerError(e)), generic(lang));
+    // Naming no argument: the page's plumbing failed (a lost worker), not a value.
+    for (const e of [new Error('the worker failed: out of memory'), 'text', { message: 'worker lost' }])
+      assert.equal(inLang(lang, () => readerError(e)), inLang(lang, () => t('coreerr.stopped')));
   }
 });
 

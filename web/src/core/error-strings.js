@@ -60,6 +60,7 @@ defineStrings('coreerr', {
     'at.field': ' at line {line}, field {field}',
     'at.column': ' at line {line}, column {column}',
 
+    stopped: 'The computation stopped with an internal error. Reloading the page should help.',
     'range.int': '{name} must be a whole number from {lo} to {hi}.',
     'range.real': '{name} must be a number from {lo} to {hi}.',
     'range.open': '{name} must be greater than {lo} and at most {hi}.',
@@ -158,6 +159,7 @@ defineStrings('coreerr', {
     'at.field': '（第 {line} 行第 {field} 个字段）',
     'at.column': '（第 {line} 行第 {column} 列）',
 
+    stopped: '计算因内部错误而停止，重新加载页面应该可以解决。',
     'range.int': '{name}必须是 {lo} 到 {hi} 之间的整数。',
     'range.real': '{name}必须是 {lo} 到 {hi} 之间的数。',
     'range.open': '{name}必须大于 {lo} 且不超过 {hi}。',
@@ -271,9 +273,11 @@ export function sentenceKey(argument, kind, p = {}) {
       return p.name !== undefined ? 'coreerr.no_rows.name' : 'coreerr.no_rows';
     case 'null':
     case 'state':
+      return 'coreerr.stopped';  // a call out of order, a null pointer: nothing the reader typed
     case '':
     case undefined:
-      return 'coreerr.generic';
+      // No kind: an error of the page's own plumbing (a lost worker) when it names no argument.
+      return argument ? 'coreerr.generic' : 'coreerr.stopped';
     default:
       return /^[a-z_]+$/.test(kind) ? `coreerr.${kind}` : 'coreerr.generic';
   }

@@ -25,7 +25,7 @@ defineStrings('coreerr', {
     'arg.rho': 'The correlation ρ',
     'arg.sigma_q': 'σ_q',
     'arg.sigma_k': 'σ_k',
-    'arg.seed': 'The seed',
+    'arg.seed': 'The random seed',
     'arg.divisors': 'The number of divisors',
     'arg.scores': 'The scores',
     'arg.scoresLength': 'The number of scores',

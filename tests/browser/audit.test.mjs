@@ -99,11 +99,14 @@ const PAGES = {
   },
   lab: {
     path: '/lab.html',
-    query: 'dk=16&steps=120&div=sqrt,1&seed=3',
+    query: 'dk=16&steps=120&div=sqrt,1&seed=3&sw.dk=16,32&sw.div=sqrt,1&sw.opt=adam&sw.steps=60',
     async use(page) {
       await waitFor(page, () => /Every number|每个数字/.test(document.getElementById('lab-footer').textContent), null, 60_000);
+      // A short comparison, then a small sweep (its table and prose).
       await page.click('#lab-start');
       await waitFor(page, () => document.getElementById('lab-status').dataset.state === 'done', null, 120_000);
+      await page.click('#lab-sw-start');
+      await waitFor(page, () => document.getElementById('lab-sw-status').dataset.state === 'done', null, 120_000);
       await openDetails(page);
       // The heatmaps' scrubber, if there is one.
       const scrub = await page.$('input[type="range"]');
@@ -136,6 +139,29 @@ const PAGES = {
     },
   },
 };
+
+test('the clipping check tells a fitting, a cued, an uncued, a clipped and a page-wide table apart', async () => {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 375, height: 600 });
+  const wide = '<table><tr><td style="min-width:600px">wide</td></tr></table>';
+  const cue = 'background: linear-gradient(to right, white, transparent) local, radial-gradient(black, transparent) scroll';
+  await page.setContent(`<body style="margin:0">
+    <div id="fits"><table><tr><td>narrow</td></tr></table></div>
+    <div id="cued" style="overflow-x:auto;${cue}">${wide}</div>
+    <div id="uncued" style="overflow-x:auto">${wide}</div>
+    <div id="flagged" class="is-overflowing" style="overflow-x:auto">${wide}</div>
+    <div id="clipped" style="overflow:hidden">${wide}</div>
+    <div id="page">${wide}</div></body>`);
+  const { count, problems } = await page.evaluate(clippingCheck);
+  await page.close();
+  assert.equal(count, 6);
+  const byTarget = Object.fromEntries(problems.map((p) => [p.target.split(' ')[0], p]));
+  assert.deepEqual(Object.keys(byTarget).sort(), ['#clipped', '#page', '#uncued', 'document']);
+  assert.equal(byTarget['#uncued'].kind, 'no-cue');
+  assert.equal(byTarget['#clipped'].kind, 'clipped');
+  assert.equal(byTarget['#page'].kind, 'page');
+  assert.ok(Math.abs(byTarget['#clipped'].px - (600 + 2 * 2 + 2 * 2 - 375)) < 12, `clipped by ${byTarget['#clipped'].px} px`);
+});
 
 describe('axe, clipping and screenshots', () => {
   for (const [name, spec] of Object.entries(PAGES)) {

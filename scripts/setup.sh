@@ -9,9 +9,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # framework; nlohmann-json3-dev parses and writes the CLI's JSON; wabt gives
 # wasm-objdump (the f32x4 check); chromium runs the browser tests; clang and
 # libclang-rt-14-dev (libFuzzer and the sanitizer runtimes, only recommended by
-# clang) build the fuzz targets of scripts/fuzz.sh.
+# clang) build the fuzz targets of scripts/fuzz.sh; fonts-noto-cjk gives Chromium
+# a CJK font, so the 简体中文 pages' screenshots (tests/browser/audit.test.mjs)
+# show characters rather than boxes.
 PACKAGES=(cmake g++ make emscripten libeigen3-dev catch2 nlohmann-json3-dev wabt chromium
-  clang libclang-rt-14-dev)
+  clang libclang-rt-14-dev fonts-noto-cjk)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

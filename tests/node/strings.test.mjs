@@ -72,7 +72,7 @@ test('every key the modules and pages name is defined', () => {
       if (![...known].some((k) => k.startsWith(head))) missing.push(`${rel}: \`${head}…\``);
   }
   for (const html of fs.readdirSync(WEB).filter((f) => f.endsWith('.html'))) {
-    for (const [, key] of fs.readFileSync(path.join(WEB, html), 'utf8').matchAll(/data-i18n="([^"]+)"/g))
+    for (const [, key] of fs.readFileSync(path.join(WEB, html), 'utf8').matchAll(/data-i18n(?:-content)?="([^"]+)"/g))
       if (!known.has(key)) missing.push(`${html}: data-i18n="${key}"`);
   }
   assert.deepEqual(missing, []);

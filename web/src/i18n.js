@@ -122,10 +122,15 @@ export function onLangChange(fn) {
   return () => listeners.delete(fn);
 }
 
-/** Set the document's lang and fill every [data-i18n] element under root (the <title> too). */
+/**
+ * Set the document's lang and fill every [data-i18n] element under root (the
+ * <title> too), and the content of every [data-i18n-content] one (the <meta
+ * name="description">).
+ */
 export function applyDocument(root = document) {
   document.documentElement.lang = HTML_LANG[getLang()];
   for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll('[data-i18n-content]')) el.setAttribute('content', t(el.dataset.i18nContent));
 }
 
 // For the test of every table (tests/node/strings.test.mjs): both languages define the same keys.

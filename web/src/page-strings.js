@@ -5,6 +5,7 @@ import { defineStrings } from './i18n.js';
 
 defineStrings('page', {
   en: {
+    description: 'Why scaled dot-product attention divides by √dₖ, computed live in your browser: the variance of q·k, its proof, softmax saturation and a training run, each step checkable.',
     title: 'Why attention divides by √dₖ',
     lede:
       'Attention compares a query q with each key k by the dot product q·k. When q and k have dₖ independent entries of variance 1, q·k has variance dₖ: its typical size grows like √dₖ. The softmax of large scores is almost one-hot, and its gradient (the softmax Jacobian) almost vanishes, so learning stalls. Dividing the scores by √dₖ brings their variance back to 1.',
@@ -68,6 +69,7 @@ defineStrings('page', {
     embedLink: 'Embed these widgets in your own pages',
   },
   zh: {
+    description: '缩放点积注意力为何除以 √dₖ：在浏览器中实时计算 q·k 的方差及其证明、softmax 饱和与一次训练对比，每一步都可以检验。',
     title: '注意力为何除以 √dₖ',
     lede:
       '注意力用点积 q·k 比较查询向量 q 与每个键向量 k。若 q 与 k 的 dₖ 个分量相互独立、方差为 1，则 q·k 的方差为 dₖ，其典型大小随 √dₖ 增长。分数很大时，softmax 几乎是独热分布，其梯度（softmax 的雅可比矩阵）几乎为零，学习随之停滞。把分数除以 √dₖ，方差就回到 1。',

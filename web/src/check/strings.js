@@ -4,6 +4,7 @@ import { defineStrings } from '../i18n.js';
 
 defineStrings('check', {
   en: {
+    description: 'Check the queries and keys of your own model: per head, will attention saturate at its divisor? Your file is read in your browser and never uploaded.',
     title: 'Check your own q and k',
     lede:
       'Dividing q·k by √dₖ keeps the logits at variance 1 only if the entries of q and k have mean 0 and variance 1. Treat that as a checkpoint for a freshly initialised layer: drop the queries and keys your own model computes, and this page measures, head by head, how spread the logits are, how peaked each softmax row is, and whether attention will saturate.',
@@ -104,6 +105,7 @@ defineStrings('check', {
     footerLoading: 'Loading the WebAssembly core…',
   },
   zh: {
+    description: '检查你自己模型的查询与键：逐个注意力头判断在当前除数下是否会饱和。文件只在你的浏览器中读取，不会上传。',
     title: '检查你自己的 q 与 k',
     lede:
       '把 q·k 除以 √dₖ 能让 logit 的方差保持为 1，前提是 q 与 k 的分量均值为 0、方差为 1。请把这当作新初始化层的检查点：放入你自己的模型算出的查询与键，本页会逐个注意力头测量 logit 的离散程度、每一行 softmax 的尖锐程度，以及注意力是否会饱和。',

@@ -78,7 +78,8 @@ root.replaceChildren(
     txt('h2', 'lab.setup.heading', { id: 'lab-setup-heading' }), txt('p', 'lab.setup.intro'), form.el),
   h('section', { id: 'lab-init', 'aria-labelledby': 'lab-init-heading' },
     txt('h2', 'lab.init.heading', { id: 'lab-init-heading' }), txt('p', 'lab.init.intro'), txt('p', 'lab.init.rule', { class: 'hint' }),
-    h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'lab-init-heading' }, initTable)),
+    // A group, not a region: the section is already the region of that name (axe landmark-unique).
+    h('div', { class: 'table-scroll', tabindex: 0, role: 'group', 'aria-labelledby': 'lab-init-heading' }, initTable)),
   h('section', { id: 'lab-curves', 'aria-labelledby': 'lab-curves-heading' },
     txt('h2', 'lab.curves.heading', { id: 'lab-curves-heading' }), txt('p', 'lab.curves.intro'),
     legend, chartsHost, dataDetails, summary),

@@ -57,7 +57,8 @@ export function mountSweep(section, { formValues }) {
       h('div', { class: 'field field-steps' }, stepsLabel, steps, stepsMsg)),
     text('note', 'p', { class: 'hint' }),
     h('div', { class: 'lab-buttons' }, startBtn, stopBtn), msg, status, progressEl,
-    h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'lab-sweep-heading' }, table),
+    // A group, not a region: the section is already the region of that name (axe landmark-unique).
+    h('div', { class: 'table-scroll', tabindex: 0, role: 'group', 'aria-labelledby': 'lab-sweep-heading' }, table),
     prose);
 
   let sweep = null;

@@ -47,7 +47,8 @@ class AttnChain extends AttnElement {
         h('div', { class: 'chain-text' }, this.textHeading, this.list, this.fixHeading, this.fixList)),
       h('details', { class: 'chain-source' }, this.summary,
         h('div', { class: 'copy-row' }, this.copyBtn, this.copyMsg),
-        h('pre', {}, this.code)));
+        // Focusable: on a phone it scrolls sideways, and a keyboard must reach it too.
+        h('pre', { tabindex: 0 }, this.code)));
   }
 
   async copy() {

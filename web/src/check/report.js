@@ -70,11 +70,13 @@ function summary(report, fileLabel, from) {
 
 // Grouped bars: one group per head, one bar per divisor, height = share of
 // saturated rows; dashed lines at the at-risk (10%) and saturated (50%) shares.
-// Drawn in a 720-unit-wide viewBox, so many heads give thinner bars, not a wider chart.
-function chart(report) {
+// Drawn in a viewBox as wide as its box (at most 720 units), so its text keeps
+// its size on a phone and many heads give thinner bars, not a wider chart.
+function chart(report, boxWidth) {
   const divs = report.heads[0].divisors;
   const H = report.heads.length, D = divs.length;
-  const width = 720, left = 40, right = 8, top = 10, plotH = 170, bottom = 24;
+  const width = Math.round(Math.min(720, Math.max(280, boxWidth || 720)));
+  const left = 40, right = 8, top = 10, plotH = 170, bottom = 24;
   const slot = (width - left - right) / H;
   const groupGap = Math.min(16, slot * 0.25);
   const bar = Math.min(26, (slot - groupGap) / D);
@@ -89,7 +91,7 @@ function chart(report) {
   for (const share of [0, 0.5, 1])
     root.append(svg('text', { x: left - 6, y: y(share) + 4, class: 'ck-tick', 'text-anchor': 'end' }, `${share * 100}%`));
   root.append(svg('line', { x1: left, x2: width - right, y1: y(0), y2: y(0), class: 'ck-axis' }));
-  const labelEvery = Math.ceil(H / 32);
+  const labelEvery = Math.ceil(H / Math.floor(width / 22));
   report.heads.forEach((hd, i) => {
     const x0 = left + i * slot + (slot - groupW) / 2;
     hd.divisors.forEach((d, j) => {
@@ -191,7 +193,7 @@ export function renderReport(root, report, fileLabel, onExport, from = 'init') {
   root.replaceChildren(
     h('h2', { id: 'check-result-heading', text: t('check.resultHeading') }),
     ...summary(report, fileLabel, from),
-    chart(report),
+    chart(report, root.clientWidth),
     ...table(report, from),
     h('p', { class: 'note', text: t('check.rules') }),
     h('p', {}, h('button', { type: 'button', id: 'check-export', text: t('check.exportCsv'), onclick: onExport })),

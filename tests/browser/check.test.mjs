@@ -235,3 +235,18 @@ test('Chinese: the page and the report follow the language switch', async () => 
   await page.selectOption('#lang-select', 'en');
   assert.deepEqual(browser.problems, []);
 });
+
+test('the chart is drawn at its box\'s width: its labels stay readable on a phone', async () => {
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await answered(() => page.click('button[data-sample="saturated.npz"]'));
+    const c = await page.$eval('.check-chart', (svg) => ({
+      box: svg.getBoundingClientRect().width, view: Number(svg.getAttribute('viewBox').split(' ')[2]),
+      label: Math.min(...[...svg.querySelectorAll('.ck-tick')].map((t) => t.getBoundingClientRect().height)),
+    }));
+    assert.ok(c.box <= width, `chart ${c.box} px on a ${width} px screen`);
+    assert.ok(c.label >= 11, `${width} px: tick labels ${c.label.toFixed(1)} px tall`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  assert.deepEqual(browser.problems, []);
+});

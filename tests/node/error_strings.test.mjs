@@ -198,6 +198,20 @@ test('the explainer\'s module: divisor 0 and other bad values, as readers read t
   const work = catchErr(() => attn.sampleScoreRow(65536, 4096, 1));
   assert.equal(work.kind, 'product');
   assert.match(withLang('en', () => readerError(work)), /^These sizes ask for too much work at once: dₖ × m may be at most 10⁸/);
+  assert.match(withLang('zh', () => readerError(work)), /^这些大小一次要做的计算太多：dₖ × m 最多为 10⁸/);
+});
+
+test('a product\'s factors are named in the reader\'s language', () => {
+  const e = { argument: 'heads*dk', kind: 'product', params: { hi: 4096, a: 16, b: 1024 } };
+  assert.equal(withLang('en', () => readerError(e)), 'These sizes ask for too much work at once: heads × dₖ may be at most 4096, and here it is 16,384. Choose smaller values.');
+  assert.equal(withLang('zh', () => readerError(e)), '这些大小一次要做的计算太多：头数 × dₖ 最多为 4096，这里是 16,384。请选小一些的值。');
+  // Every factor of every product the core can name reads as Chinese or as a symbol in Chinese.
+  const products = PAIRS.filter((p) => p.kind === 'product');
+  assert.ok(products.length >= 5);
+  for (const { argument } of products) {
+    const zh = withLang('zh', () => readerError({ argument, kind: 'product', params: { hi: 10, a: 3, b: 4 } }));
+    assert.doesNotMatch(zh, /\b(heads|rows|samples)\b/, `${argument}: ${zh}`);
+  }
 });
 
 test('the checker\'s module: every bad file of issue #6 gets a sentence of its own, in both languages', async () => {

@@ -14,6 +14,12 @@ import { num, powerOfTen, significant, decimals } from '../format.js';
 defineStrings('coreerr', {
   en: {
     // The arguments' names, as a sentence's subject.
+    'factor.dk': 'dₖ',
+    'factor.dv': 'dᵥ',
+    'factor.heads': 'heads',
+    'factor.rows': 'rows',
+    'factor.samples': 'samples',
+    'factor.d_model': 'd_model',
     'arg.dk': 'dₖ',
     'arg.dv': 'dᵥ',
     'arg.m': 'The sequence length m',
@@ -115,6 +121,12 @@ defineStrings('coreerr', {
     'no_rows.name': '{file} has no row that starts with “{name}”.',
   },
   zh: {
+    'factor.dk': 'dₖ',
+    'factor.dv': 'dᵥ',
+    'factor.heads': '头数',
+    'factor.rows': '行数',
+    'factor.samples': '样本数',
+    'factor.d_model': 'd_model',
     'arg.dk': 'dₖ',
     'arg.dv': 'dᵥ',
     'arg.m': '序列长度 m',
@@ -228,8 +240,14 @@ export function readerNumber(x) {
 
 const bytes = (b) => (b >= 2 ** 20 ? `${decimals(b / 2 ** 20, b % 2 ** 20 ? 1 : 0)} MiB` : `${significant(b, 21)} B`);
 
-// An argument's label: its own, the product's factors (rows*m -> the number of rows × m), else 'this value'.
-const SYMBOL = { dk: 'dₖ', dv: 'dᵥ', positions: 'positions' };
+// An argument's label: its own, the product's factors (heads*dk -> heads × dₖ, 头数 × dₖ), else 'this value'.
+const factor = (a) => {
+  try {
+    return t(`coreerr.factor.${a}`);
+  } catch {
+    return a; // a symbol written the same in both languages (n, m)
+  }
+};
 function argName(argument) {
   let name;
   try {
@@ -295,7 +313,7 @@ export function sentence(e) {
   if (kind === 'file_size') Object.assign(values, { size: bytes(p.bytes), limit: bytes(p.limit) });
   if (kind === 'finite') values.index = readerNumber((p.index ?? 0) + 1);
   if (kind === 'product') {
-    values.what = argument.split('*').map((a) => SYMBOL[a] ?? a).join(' × ');
+    values.what = argument.split('*').map(factor).join(' × ');
     values.value = readerNumber(p.a * p.b);
   }
   if (kind === 'divisor' || kind === 'range') {

@@ -1,10 +1,7 @@
 #include "args.h"
 
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
-
 #include "base/format.h"
+#include "base/number.h"
 
 namespace attncli {
 
@@ -27,11 +24,10 @@ std::string Args::text(const std::string& name, const std::string& fallback) con
   return it == values_.end() ? fallback : it->second;
 }
 
+// The core's number grammar (base/number.h), read as a double.
 static double parse_real(const std::string& name, const std::string& s) {
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v))
+  double v = 0;
+  if (attn::read_double(s, v) != attn::NumberRead::Ok)
     throw UsageError("--" + name + " must be a finite number, got '" + escaped(s) + "'");
   return v;
 }
@@ -47,11 +43,11 @@ std::uint64_t Args::integer(const std::string& name, std::uint64_t fallback, std
   if (it == values_.end()) return fallback;
   const std::string& s = it->second;
   const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-  bool digits = !s.empty() && s.size() <= 19;
-  for (char c : s) digits = digits && c >= '0' && c <= '9';
-  if (!digits) throw UsageError("--" + name + " must be an integer in " + range + ", got '" + escaped(s) + "'");
-  const std::uint64_t v = std::strtoull(s.c_str(), nullptr, 10);
-  if (v < lo || v > hi)
+  std::uint64_t v = 0;
+  const attn::NumberRead r = attn::read_whole(s, v);
+  if (r == attn::NumberRead::Syntax)
+    throw UsageError("--" + name + " must be an integer in " + range + ", got '" + escaped(s) + "'");
+  if (r != attn::NumberRead::Ok || v < lo || v > hi)
     throw UsageError("--" + name + " must be an integer in " + range + ", got " + s);
   return v;
 }

@@ -1,12 +1,11 @@
 #include "attention_input.h"
 
-#include <cmath>
-#include <cstdio>
-#include <limits>
-#include <nlohmann/json.hpp>
+#include <cstring>
+#include <string_view>
 
 #include "args.h"
 #include "base/format.h"
+#include "base/number.h"
 #include "base/size_limits.h"
 
 namespace attncli {
@@ -14,7 +13,6 @@ namespace attncli {
 namespace {
 
 namespace L = attn::limits;
-using Json = nlohmann::json;
 
 std::string str(std::size_t v) { return std::to_string(v); }
 
@@ -41,15 +39,13 @@ struct Matrix {
     ++rows;
     in_row = 0;
   }
-  void value(double v) {
+  void value(float v) {
     if (rows == 1 && in_row == L::kMaxDk)
       throw UsageError("input: " + at() + " has more than " + str(L::kMaxDk) + " numbers, the limit of " + cols_of);
     if (rows > 1 && in_row == cols)
       throw UsageError("input: " + at() + " has more than " + str(cols) + " numbers, but " + name + "[0] has " +
                        str(cols));
-    if (!std::isfinite(v) || std::fabs(v) > std::numeric_limits<float>::max())
-      throw UsageError("input: " + at() + "[" + str(in_row) + "] is outside the float range");
-    data->push_back(static_cast<float>(v));
+    data->push_back(v);
     ++in_row;
   }
   void close_row() {
@@ -60,79 +56,53 @@ struct Matrix {
   }
 };
 
-// The events of nlohmann's SAX parser, as a small state machine over depth:
-// 1 the top object, 2 a matrix (its rows), 3 a row (its numbers). Members
-// the command does not read are skipped whole, at any depth.
-class Reader : public nlohmann::json_sax<Json> {
+// A reader of the JSON text itself, one pass, no document tree: the top
+// object's members q, k, v (rows of numbers, each number read by the core's
+// one number grammar, base/number.h, as a float) and divisor; any other
+// member is checked for JSON syntax and skipped whole, at any depth (a stack
+// of open brackets, no recursion), its numbers unchecked (Python's NaN and
+// Infinity and 1e400 included: the command does not use them).
+class Reader {
  public:
-  explicit Reader(AttentionInput& in)
-      : in_(in), m_{{"q", "n", "dk", &in.q}, {"k", "m", "dk", &in.k}, {"v", "m", "dv", &in.v}} {}
+  Reader(const std::string& text, AttentionInput& in)
+      : s_(text), in_(in), m_{{"q", "n", "dk", &in.q}, {"k", "m", "dk", &in.k}, {"v", "m", "dv", &in.v}} {}
 
-  bool null() override { return scalar("null"); }
-  bool boolean(bool) override { return scalar("a boolean"); }
-  bool number_integer(number_integer_t v) override { return number(static_cast<double>(v)); }
-  bool number_unsigned(number_unsigned_t v) override { return number(static_cast<double>(v)); }
-  bool number_float(number_float_t v, const string_t&) override { return number(v); }
-  bool string(string_t& s) override {
-    if (skip_ == 0 && depth_ == 1 && member_ == kDivisor) {
-      in_.divisor = s;
-      return true;
-    }
-    return scalar("a string");
-  }
-  bool binary(binary_t&) override { return scalar("binary"); }
-
-  bool start_object(std::size_t) override {
-    if (skip_) return ++skip_, true;
-    if (depth_ == 0) return ++depth_, true;
-    if (depth_ == 1 && member_ == kOther) return skip_ = 1, true;
-    return scalar("an object");
-  }
-  bool key(string_t& k) override {
-    if (skip_) return true;
-    member_ = k == "q" ? 0 : k == "k" ? 1 : k == "v" ? 2 : k == "divisor" ? kDivisor : kOther;
-    if (member_ == kOther) return true;
-    bool& seen = member_ == kDivisor ? divisor_seen_ : m_[member_].given;
-    if (seen) throw UsageError("input: \"" + attn::escaped(k) + "\" is given twice");
-    seen = true;
-    return true;
-  }
-  bool end_object() override {
-    if (skip_) return --skip_, true;
-    --depth_;  // the top object: the document ends here
-    return true;
-  }
-  bool start_array(std::size_t) override {
-    if (skip_) return ++skip_, true;
-    if (depth_ == 0) throw UsageError(kNotObject);
-    if (depth_ == 1 && member_ == kOther) return skip_ = 1, true;
-    if (depth_ == 1 && member_ < 3) return ++depth_, true;
-    if (depth_ == 2) {
-      m_[member_].open_row();
-      return ++depth_, true;
-    }
-    return scalar("an array");
-  }
-  bool end_array() override {
-    if (skip_) return --skip_, true;
-    Matrix& x = m_[member_];
-    if (depth_ == 3) {
-      x.close_row();
+  void read() {
+    if (const void* nul = std::memchr(s_.data(), 0, s_.size()))
+      syntax_at(static_cast<std::size_t>(static_cast<const char*>(nul) - s_.data()), "a NUL byte: not a text file");
+    if (s_.compare(0, 3, "\xEF\xBB\xBF") == 0) i_ = 3;  // a UTF-8 byte order mark
+    ws();
+    if (i_ == s_.size()) syntax("the text is empty: expected an object");
+    if (peek() != '{') throw UsageError(kNotObject);
+    ++i_;
+    ws();
+    if (peek() == '}') {
+      ++i_;
     } else {
-      if (x.rows == 0) throw UsageError("input: \"" + std::string(x.name) + "\" must be a non-empty array of rows");
-      x.done = true;
+      while (true) {
+        ws();
+        const std::string k = key();
+        const int member = k == "q" ? 0 : k == "k" ? 1 : k == "v" ? 2 : k == "divisor" ? kDivisor : kOther;
+        if (member != kOther) {
+          bool& seen = member == kDivisor ? divisor_seen_ : m_[member].given;
+          if (seen) throw UsageError("input: \"" + attn::escaped(k) + "\" is given twice");
+          seen = true;
+        }
+        ws();
+        if (member < 3) matrix(m_[member]);
+        else if (member == kDivisor) divisor();
+        else skip();
+        ws();
+        if (peek() == ',') {
+          ++i_;
+          continue;
+        }
+        expect('}');
+        break;
+      }
     }
-    --depth_;
-    return true;
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
-    // 1e400: a number past double's range, at the place we are reading.
-    if (e.id == 406 && skip_ == 0 && depth_ == 3)
-      throw UsageError("input: " + m_[member_].at() + "[" + str(m_[member_].in_row) + "] is outside the float range");
-    throw UsageError(std::string("input: not valid JSON: ") + e.what());
-  }
-
-  void finish() {
+    ws();
+    if (i_ != s_.size()) syntax("unexpected text after the end of the object");
     for (const Matrix& x : m_)
       if (!x.given) throw UsageError("input: missing \"" + std::string(x.name) + "\"");
   }
@@ -142,37 +112,270 @@ class Reader : public nlohmann::json_sax<Json> {
   static constexpr int kDivisor = 3, kOther = 4;
   static constexpr const char* kNotObject = "input: must be a JSON object with \"q\", \"k\", \"v\"";
 
-  bool number(double v) {
-    if (skip_) return true;
-    if (depth_ == 3) {
-      m_[member_].value(v);
-      return true;
+  [[noreturn]] void syntax(const std::string& what) const { syntax_at(i_, what); }
+  [[noreturn]] void syntax_at(std::size_t at, const std::string& what) const {
+    std::size_t line = 1, col = 1;
+    for (std::size_t j = 0; j < at; ++j) {
+      if (s_[j] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
     }
-    if (depth_ == 1 && member_ == kDivisor) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.17g", v);
-      in_.divisor = buf;
-      return true;
-    }
-    return scalar("a number");
+    throw UsageError("input: not valid JSON: line " + str(line) + ", column " + str(col) + ": " + what);
   }
-  // A value where it does not belong, or an unread member's scalar.
-  bool scalar(const char* what) {
-    if (skip_ || (depth_ == 1 && member_ == kOther)) return true;
-    if (depth_ == 0) throw UsageError(kNotObject);
-    if (depth_ == 1 && member_ == kDivisor)
-      throw UsageError("input: \"divisor\" must be \"sqrt\", \"dk\" or a number");
-    const Matrix& x = m_[member_];
-    if (depth_ == 1) throw UsageError("input: \"" + std::string(x.name) + "\" must be a non-empty array of rows");
-    if (depth_ == 2)
-      throw UsageError("input: " + std::string(x.name) + "[" + str(x.rows) + "] must be a non-empty array of numbers");
-    throw UsageError("input: " + x.at() + "[" + str(x.in_row) + "] is not a number (it is " + what + ")");
+  char peek() const { return i_ < s_.size() ? s_[i_] : '\0'; }
+  void ws() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
+  }
+  void expect(char c) {
+    if (peek() == c) return void(++i_);
+    if (i_ >= s_.size()) syntax(std::string("the text ends early: expected '") + c + "'");
+    syntax(std::string("expected '") + c + "', found '" + attn::escaped(s_.substr(i_, 1)) + "'");
   }
 
+  // A string's value, escapes decoded to UTF-8 (past 256 bytes the rest is
+  // checked but not kept: only names and the divisor's text are used).
+  std::string string() {
+    if (peek() != '"') syntax(i_ >= s_.size() ? "the text ends early: expected a string" : "expected a string in double quotes");
+    ++i_;
+    std::string out;
+    while (true) {
+      if (i_ >= s_.size()) syntax("a string is not closed");
+      const char c = s_[i_++];
+      if (c == '"') return out;
+      if (static_cast<unsigned char>(c) < 0x20) syntax("a control character inside a string");
+      if (c != '\\') {
+        if (out.size() < 256) out += c;
+        continue;
+      }
+      const char x = peek();
+      ++i_;
+      switch (x) {
+        case '"': case '\\': case '/': out += x; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case 'u': {
+          unsigned cp = hex4();
+          if (cp >= 0xD800 && cp < 0xDC00) {  // a surrogate pair: \uD83D\uDE00
+            if (s_.compare(i_, 2, "\\u") != 0) syntax("a lone surrogate in a \\u escape");
+            i_ += 2;
+            const unsigned lo = hex4();
+            if (lo < 0xDC00 || lo >= 0xE000) syntax("a lone surrogate in a \\u escape");
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+          } else if (cp >= 0xDC00 && cp < 0xE000) {
+            syntax("a lone surrogate in a \\u escape");
+          }
+          if (out.size() < 256) append_utf8(out, cp);  // the divisor's text as written, for its message
+          break;
+        }
+        default: syntax("a bad escape in a string");
+      }
+    }
+  }
+  unsigned hex4() {
+    unsigned cp = 0;
+    for (int d = 0; d < 4; ++d, ++i_) {
+      const char h = peek();
+      const int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                  : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+      if (v < 0) syntax("a bad \\u escape in a string");
+      cp = cp * 16 + static_cast<unsigned>(v);
+    }
+    return cp;
+  }
+  static void append_utf8(std::string& out, unsigned cp) {
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+  std::string key() {
+    std::string k = string();
+    ws();
+    expect(':');
+    return k;
+  }
+  // The run of characters a number or a bare word (true, NaN, 0x10) is made of.
+  std::string_view token() {
+    const std::size_t start = i_;
+    while (i_ < s_.size()) {
+      const char c = s_[i_];
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '+' || c == '-' || c == '.' || c == '_')) break;
+      ++i_;
+    }
+    if (i_ == start) syntax(i_ >= s_.size() ? "the text ends early: expected a value" : "expected a value, found '" + attn::escaped(s_.substr(i_, 1)) + "'");
+    return std::string_view(s_).substr(start, i_ - start);
+  }
+
+  // What a value that is not a number is, for "is not a number (it is ...)".
+  const char* kind_here() const {
+    switch (peek()) {
+      case '[': return "an array";
+      case '{': return "an object";
+      case '"': return "a string";
+      case 'n': return "null";
+      case 't': case 'f': return "a boolean";
+      default: return nullptr;
+    }
+  }
+
+  void matrix(Matrix& x) {
+    if (peek() != '[') {
+      skip();  // its syntax first, so "q": tru is a syntax error
+      throw UsageError("input: \"" + std::string(x.name) + "\" must be a non-empty array of rows");
+    }
+    ++i_;
+    ws();
+    if (peek() == ']') throw UsageError("input: \"" + std::string(x.name) + "\" must be a non-empty array of rows");
+    while (true) {
+      ws();
+      if (peek() != '[') {
+        skip();
+        throw UsageError("input: " + std::string(x.name) + "[" + str(x.rows) + "] must be a non-empty array of numbers");
+      }
+      ++i_;
+      x.open_row();
+      ws();
+      if (peek() != ']') {
+        while (true) {
+          ws();
+          number(x);
+          ws();
+          if (peek() == ',') {
+            ++i_;
+            continue;
+          }
+          expect(']');
+          break;
+        }
+      } else {
+        ++i_;
+      }
+      x.close_row();
+      ws();
+      if (peek() == ',') {
+        ++i_;
+        continue;
+      }
+      expect(']');
+      break;
+    }
+    x.done = true;
+  }
+
+  void number(Matrix& x) {
+    const std::string where = x.at() + "[" + str(x.in_row) + "]";
+    if (const char* what = kind_here()) {
+      // A string, null or a boolean: its syntax first (an array or object is refused at its bracket).
+      const char c = peek();
+      const std::size_t start = i_;
+      if (c == '"') {
+        string();
+      } else if (c != '[' && c != '{' && token() != (c == 'n' ? "null" : c == 't' ? "true" : "false")) {
+        i_ = start;
+        syntax("'" + attn::escaped(std::string(token()), 40) + "' is not a JSON value");
+      }
+      throw UsageError("input: " + where + " is not a number (it is " + what + ")");
+    }
+    const std::size_t start = i_;
+    const std::string_view t = token();
+    float v = 0;
+    switch (attn::read_float(t, v)) {
+      case attn::NumberRead::Ok: x.value(v); return;
+      case attn::NumberRead::NotFinite:
+        throw UsageError("input: " + where + " is " + attn::escaped(std::string(t), 40) + ", not a finite number");
+      case attn::NumberRead::Range: throw UsageError("input: " + where + " is outside the float range");
+      case attn::NumberRead::Syntax: break;
+    }
+    i_ = start;
+    syntax("'" + attn::escaped(std::string(t), 40) + "' is not a number (JSON's syntax: -?digits[.digits][e[+-]digits])");
+  }
+
+  void divisor() {
+    if (peek() == '"') {
+      in_.divisor = string();
+      return;
+    }
+    const std::size_t start = i_;
+    if (!kind_here()) {
+      const std::string_view t = token();
+      if (attn::is_number_text(t)) {
+        in_.divisor = std::string(t);  // Divisor::parse reads it with the same grammar
+        return;
+      }
+    }
+    i_ = start;
+    skip();
+    throw UsageError("input: \"divisor\" must be \"sqrt\", \"dk\" or a number");
+  }
+
+  // One value of any kind, syntax checked, numbers not read.
+  void skip() {
+    std::vector<char> open;  // the brackets still open, '{' or '['
+    while (true) {
+      ws();
+      const char c = peek();
+      if (c == '{' || c == '[') {
+        ++i_;
+        ws();
+        if (peek() == (c == '{' ? '}' : ']')) {
+          ++i_;
+        } else {
+          open.push_back(c);
+          if (c == '{') key();
+          continue;
+        }
+      } else if (c == '"') {
+        string();
+      } else {
+        const std::size_t start = i_;
+        const std::string_view t = token();
+        double unused;
+        const attn::NumberRead r = attn::read_double(t, unused);
+        if (!(t == "true" || t == "false" || t == "null" || r == attn::NumberRead::Ok || r == attn::NumberRead::Range ||
+              t == "NaN" || t == "Infinity" || t == "-Infinity")) {
+          i_ = start;
+          syntax("'" + attn::escaped(std::string(t), 40) + "' is not a JSON value");
+        }
+      }
+      while (true) {  // after a value: a comma, or the brackets it closes
+        if (open.empty()) return;
+        ws();
+        const char close = open.back() == '{' ? '}' : ']';
+        if (peek() == ',') {
+          ++i_;
+          if (open.back() == '{') {
+            ws();
+            key();
+          }
+          break;
+        }
+        expect(close);
+        open.pop_back();
+      }
+    }
+  }
+
+  const std::string& s_;
+  std::size_t i_ = 0;
   AttentionInput& in_;
   Matrix m_[3];
-  int depth_ = 0, member_ = kOther;
-  std::size_t skip_ = 0;  // depth inside a member that is skipped
   bool divisor_seen_ = false;
 };
 
@@ -180,9 +383,8 @@ class Reader : public nlohmann::json_sax<Json> {
 
 AttentionInput read_attention_input(const std::string& text) {
   AttentionInput in;
-  Reader r(in);
-  Json::sax_parse(text, &r);
-  r.finish();
+  Reader r(text, in);
+  r.read();
   const auto& q = r.matrix(0);
   const auto& k = r.matrix(1);
   const auto& v = r.matrix(2);

@@ -5,6 +5,7 @@
 // the buffers) first would report the syntax error instead.
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <string>
 
 #include "args.h"
@@ -107,4 +108,51 @@ TEST_CASE("attention input: malformed files say what is wrong, and where", "[cli
   CHECK(error_of(R"({"q":[[1]]} trailing)").rfind("input: not valid JSON: ", 0) == 0);
   CHECK(error_of("").rfind("input: not valid JSON: ", 0) == 0);
   CHECK(error_of("5") == "input: must be a JSON object with \"q\", \"k\", \"v\"");
+}
+
+// Issue 14, class 6: the core's number grammar for every value, unused members
+// skipped unchecked, a byte order mark skipped, a NUL byte refused.
+TEST_CASE("attention input: numbers by the one grammar, as floats", "[cli][attention_input]") {
+  const float m = std::numeric_limits<float>::max();
+  const auto in = read_attention_input(
+      R"({"q":[[3.4028235e+38,-3.4028234663852886e38,1e-45,1e-320,-0]],"k":[[1,2,3,4,5]],"v":[[1]],"divisor":1e0})");
+  REQUIRE(in.q == std::vector<float>{m, -m, 0x1p-149f, 0, 0});
+  REQUIRE(in.divisor == "1e0");  // the text, read again by Divisor::parse with the same grammar
+  CHECK(error_of(R"({"q":[[1,3.5e38]],"k":[[1,1]],"v":[[1]]})") == "input: q[0][1] is outside the float range");
+  CHECK(error_of(R"({"q":[[1]],"k":[[NaN]],"v":[[1]]})") == "input: k[0][0] is NaN, not a finite number");
+  CHECK(error_of(R"({"q":[[1]],"k":[[1]],"v":[[-Infinity]]})") == "input: v[0][0] is -Infinity, not a finite number");
+  for (const char* bad : {"0x10", "+1", ".5", "1.", "01", "1e", "-", "1_0"}) {
+    CAPTURE(bad);
+    CHECK(error_of(std::string(R"({"q":[[1,)") + bad + R"(]],"k":[[1,1]],"v":[[1]]})") ==
+          std::string("input: not valid JSON: line 1, column 10: '") + bad +
+              "' is not a number (JSON's syntax: -?digits[.digits][e[+-]digits])");
+  }
+  CHECK(error_of(R"({"q":[[1]],"k":[[1]],"v":[[1]],"divisor":0x8})") ==
+        "input: not valid JSON: line 1, column 42: '0x8' is not a JSON value");
+  CHECK(error_of(R"({"q":[[1]],"k":[[1]],"v":[[1]],"divisor":NaN})") == "input: \"divisor\" must be \"sqrt\", \"dk\" or a number");
+}
+
+TEST_CASE("attention input: members it does not read are skipped unchecked, at any depth", "[cli][attention_input]") {
+  const auto in = read_attention_input(
+      "{\"loss\": NaN, \"best\": -Infinity, \"worst\": Infinity, \"count\": 1e40, \"huge\": [1e400, {\"x\": [-1e999]}],"
+      " \"deep\": " + std::string(200, '[') + std::string(200, ']') + ", \"q\": [[1]], \"k\": [[2]], \"v\": [[3]]}");
+  REQUIRE(in.v == std::vector<float>{3});
+  // Still JSON.
+  CHECK(error_of(R"({"x": nan, "q":[[1]],"k":[[1]],"v":[[1]]})") == "input: not valid JSON: line 1, column 7: 'nan' is not a JSON value");
+  CHECK(error_of(R"({"x": [1 2], "q":[[1]],"k":[[1]],"v":[[1]]})") == "input: not valid JSON: line 1, column 10: expected ']', found '2'");
+  CHECK(error_of(R"({"x": {"a" 1}, "q":[[1]],"k":[[1]],"v":[[1]]})") == "input: not valid JSON: line 1, column 12: expected ':', found '1'");
+  // Keys compare after their escapes: \u0071 is q, so this q is given twice.
+  CHECK(error_of(R"({"q":[[1]],"\u0071":[[2]],"k":[[1]],"v":[[1]]})") == "input: \"q\" is given twice");
+  CHECK(read_attention_input(R"({"q":[[1]],"k":[[1]],"v":[[1]],"divisor":"\u00e9\ud83d\ude00"})").divisor == "\xC3\xA9\xF0\x9F\x98\x80");
+  CHECK(error_of(R"({"q":[[1]],"k":[[1]],"v":[[1]],"divisor":"\ud83d"})") ==
+        "input: not valid JSON: line 1, column 49: a lone surrogate in a \\u escape");
+}
+
+TEST_CASE("attention input: a byte order mark is skipped, a NUL byte refused where it is", "[cli][attention_input]") {
+  using namespace std::string_literals;
+  REQUIRE(read_attention_input("\xEF\xBB\xBF{\"q\":[[1]],\"k\":[[1]],\"v\":[[5]]}").v == std::vector<float>{5});
+  CHECK(error_of("{\"q\":[[1]],\"k\":[[1]],\"v\":[[1]]}\0{\"v\":[[2]]}"s) ==
+        "input: not valid JSON: line 1, column 32: a NUL byte: not a text file");
+  CHECK(error_of("{\"q\":[[1]],\n\"k\":[[1]],\"v\":[[1]],\"x\":\"a\0\"}"s) ==
+        "input: not valid JSON: line 2, column 27: a NUL byte: not a text file");
 }

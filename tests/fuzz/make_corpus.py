@@ -278,16 +278,39 @@ def main():
     case("json-4d", "more than 3 dimensions (JSON)", ["json/bad_4d.json"],
          "nested 4 deep", '{"q": [[[[1]]]], "k": [[1, 2], [3, 4]]}')
     case("json-nan", "NaN value (JSON)", ["json/bad_nan.json"],
-         "NaN is not a finite number", '{"q": [[1, NaN], [3, 4]], "k": [[1, 2], [3, 4]]}')
+         "q[0][1] is NaN, not a finite number", '{"q": [[1, NaN], [3, 4]], "k": [[1, 2], [3, 4]]}')
     case("json-infinity", "infinite value (JSON)", ["json/bad_infinity.json"],
-         "-Infinity is not a finite number", '{"q": [[1, 2], [3, 4]], "k": [[-Infinity, 2], [3, 4]]}')
+         "k[0][0] is -Infinity, not a finite number", '{"q": [[1, 2], [3, 4]], "k": [[-Infinity, 2], [3, 4]]}')
     case("json-huge", "value beyond float32 (JSON)", ["json/bad_huge.json"],
-         "the number 1e39 is outside the float32 range", '{"q": [[1, 1e39], [3, 4]], "k": [[1, 2], [3, 4]]}')
+         "q[0][1] is 1e39, outside the float32 range", '{"q": [[1, 1e39], [3, 4]], "k": [[1, 2], [3, 4]]}')
     case("json-empty", "empty array (JSON)", ["json/bad_empty.json"], "q is empty", '{"q": [], "k": [[1, 2]]}')
     case("json-missing-k", "missing k (JSON)", ["json/bad_missing_k.json"],
          "the object has no \"k\"", '{"q": [[1, 2], [3, 4]], "v": [[1, 2]]}')
     case("json-deep", "deep nesting (JSON)", ["json/bad_deep.json"], "nested more than 64 levels deep",
          '{"x": ' + "[" * 200 + "]" * 200 + ', "q": [[1]], "k": [[1]]}')
+
+    # Issue 14, class 6: one number grammar, NUL bytes, names in messages.
+    case("json-past-float-max", "a value that rounds past the float maximum (JSON)", ["json/bad_past_float_max.json"],
+         "q[0][1] is 3.5e38, outside the float32 range",
+         '{"q": [[1, 3.5e38], [3, 4]], "k": [[1, 2], [3, 4]], "note": 1e400}')
+    case("json-nul", "a NUL byte (JSON)", ["json/bad_nul.json"], "json: line 1, column 39 holds a NUL byte",
+         '{"q": [[1, 2], [3, 4]], "k": [[1, 2]]}\0, "k": [[5, 6]]}')
+    case("csv-nul", "a NUL byte (CSV)", ["csv/bad_nul.csv"], "csv: line 3, column 4 holds a NUL byte",
+         "q,1,2\nq,3,4\nk,1\0,2\nk,3,4\n")
+    case("csv-hex", "a hex float (CSV)", ["csv/bad_hex.csv"], "csv: line 2, field 2 ('0x1p1') is not a number",
+         "q,1,2\nq,0x1p1,4\nk,1,2\nk,3,4\n")
+    case("npz-sequences-int64-rows", "an unrelated int64 'sequences' array", ["npz/bad_sequences_rows.npz"],
+         "npz: the array 'sequences' must hold one integer in [1, 4096]",
+         npz([("q", npy(qs, (2, 3, 4))), ("k", npy(ks, (2, 15, 4))), ("sequences", npy([7] * 6, (2, 3), descr="<i8"))]))
+    put("csv/good_bom.csv", "\ufeff" + csv_rows(rows_q, "q") + csv_rows(rows_k, "k"))
+    # Members the checker does not use, as Python's json.dumps writes them (NaN, -Infinity), and numbers
+    # past any float: skipped unchecked. q holds the float maximum as NumPy prints it.
+    put("json/good_skipped_nan.json",
+        json.dumps({"q": [[3.4028235e38] + r[1:] for r in rows_q], "k": [[0] + r[1:] for r in rows_k],
+                    "loss": float("nan"),
+                    "best": float("-inf"), "count": 1e40})[:-1] + ', "huge": [1e400, -1e999]}')
+    put("npz/good_sequences_int64.npz",
+        npz([("q", npy(qs, (2, 3, 4))), ("k", npy(ks, (2, 15, 4))), ("sequences", npy([3], (), descr="<i8"))]))
 
     # -- Seeds for `attnlab attention`'s input (fuzz_attention).
     put("attention/good.json", json.dumps({"q": rows_q, "k": rows_k, "v": rows_k, "divisor": "sqrt"}))

@@ -105,6 +105,7 @@ const SAMPLES = {
   syntax: [{ format: 'json', line: 1, column: 5 }, { format: 'csv', line: 4 }],
   structure: [{ format: 'json', line: 1, column: 2 }],
   not_number: [{ line: 2, field: 1, text: 'abc' }, { line: 2, field: 1, text: '' }, { line: 2, field: 1 }],
+  nul_byte: [{ format: 'csv', line: 3, column: 4 }, { format: 'json', line: 1, column: 39 }],
   ragged: [{ line: 3, count: 4, firstLine: 1, first: 5 }],
   no_rows: [{}, { name: 'k' }],
 };

@@ -28,7 +28,7 @@ const CASES = [
   [['train', '--init', '\tlecun'], null, 2, "got '\\tlecun'"],
   [['train', '--divisor', 'qk\nnorm'], null, 2, "got 'qk\\nnorm'"],
   [['train', '--format', 'csv\n'], null, 2, "--format must be 'json' or 'csv', got 'csv\\n'"],
-  [['train', '--lr', '\n1e9'], null, 2, '--lr must be a number in (0, 10], got \\n1e9'],
+  [['train', '--lr', '\n1e9'], null, 2, "--lr must be a finite number, got '\\n1e9'"],
   [['sweep', '--dks', '64,\n'], null, 2, "--dks must be an integer in [1, 1024], got '\\n'"],
   [['sweep', '--divisors', 'sqrt,,1\n'], null, 2, "--divisors has an empty item in 'sqrt,,1\\n'"],
   [['check', QK, '--format', 'np\nz'], null, 2, "got 'np\\nz'"],

@@ -106,10 +106,13 @@ namespace {
 // accepted as any one-value array), or 0 when there is no such array.
 std::size_t npz_sequences(const std::uint8_t* data, std::size_t size) {
   bool present = false;
-  for (const ZipEntry& e : zip_entries(data, size)) present = present || e.name == "sequences.npy";
+  for (const ZipEntry& e : zip_entries(data, size)) present = present || e.name == "sequences.npy" || e.name == "sequences";
   if (!present) return 0;
-  const Tensor t = npz_array(data, size, "sequences", "sequences");
-  const double v = t.data.size() == 1 ? t.data[0] : -1.0;
+  // Any one-value array of whole numbers or floats (np.savez(f, q=q, k=k, sequences=4)
+  // stores an int64 of shape ()); anything else gets this message, naming sequences.
+  const NpzMember m = npz_member(data, size, "sequences", "sequences");
+  double v = -1.0;
+  if (!npy_one_number(m.data, m.size, "sequences", m.where, v)) v = -1.0;
   if (!(v >= 1 && v <= static_cast<double>(limits::kMaxSeqLen)) || v != static_cast<double>(static_cast<std::size_t>(v)))
     fail_kind("sequences", "stored_sequences", strf("{\"lo\":1,\"hi\":%zu}", limits::kMaxSeqLen),
               "npz: the array 'sequences' must hold one integer in [1, %zu]", limits::kMaxSeqLen);

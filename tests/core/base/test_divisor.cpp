@@ -71,7 +71,7 @@ TEST_CASE("Divisor::value accepts kMinDivisor <= v <= kMaxDivisor and labels the
 TEST_CASE("Divisor::parse rejects everything else with an ArgumentError on divisor", "[divisor][errors]") {
   for (const char* bad : {"", "abc", "0", "-1", "nan", "NaN", "inf", "-inf", "1e400", "2x", "sqrt ",
                           "SQRT", "d_k", "1e13", "2e12", "-0", "1e-400", "0x", ".", " 1", "1 ",
-                          "0x10", "+inf", "1e-31"}) {
+                          "0x10", "+inf", "1e-31", "+8", "08", "8.", ".5", "0x1p3", "\t8", "8\n"}) {
     CAPTURE(bad);
     REQUIRE_ARGUMENT_ERROR(Divisor::parse(bad), "divisor");
   }

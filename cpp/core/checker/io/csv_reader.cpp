@@ -1,11 +1,6 @@
 #include "checker/io/csv_reader.h"
 
-#include <cerrno>
-#include <cstdarg>
-#include <cmath>
-#include <cstdlib>
 #include <cstring>
-#include <limits>
 
 #include "base/format.h"
 #include "base/size_limits.h"
@@ -19,8 +14,8 @@ std::vector<Tensor> parse_csv(const std::uint8_t* data, std::size_t size,
                               const std::vector<std::string>& names, const char* argument) {
   if (size == 0) fail_kind(argument, "file_empty", "", "csv: the file is empty");
   const bool tagged = !names.empty();
-  const char* s = reinterpret_cast<const char*>(data);
-  const char* const end = s + size;
+  const char* const end = reinterpret_cast<const char*>(data) + size;
+  const char* s = reinterpret_cast<const char*>(data) + text_start(data, size, argument, "csv");
   Growing t[2];
   std::size_t first_line[2] = {0, 0};
   std::size_t line_no = 0;
@@ -65,8 +60,8 @@ std::vector<Tensor> parse_csv(const std::uint8_t* data, std::size_t size,
     };
     const char* after = advance();
     std::size_t which = 0;
-    double v = 0;
-    const bool first_is_number = read_number(fb, fe, v) == NumberResult::Ok;
+    float v = 0;
+    const bool first_is_number = read_value(fb, fe, v) == NumberRead::Ok;
     if (tagged) {
       const std::string tag(fb, fe);
       if (tag == names[0]) which = 0;
@@ -92,22 +87,20 @@ std::vector<Tensor> parse_csv(const std::uint8_t* data, std::size_t size,
     std::size_t field = tagged ? 2 : 1;
     while (true) {
       if (fb == fe) fail_kind(argument, "not_number", strf("{\"line\":%zu,\"field\":%zu,\"text\":\"\"}", line_no, field), "csv: line %zu, field %zu is empty", line_no, field);
-      const NumberResult r = read_number(fb, fe, v);
-      if (r == NumberResult::TooLong)
-        fail_kind(argument, "not_number", strf("{\"line\":%zu,\"field\":%zu}", line_no, field), "csv: line %zu, field %zu is too long to be a number", line_no, field);
-      if (r != NumberResult::Ok)
+      const NumberRead r = read_value(fb, fe, v);
+      if (r == NumberRead::Syntax)
         fail_kind(argument, "not_number", strf("{\"line\":%zu,\"field\":%zu,\"text\":", line_no, field) + jstr(std::string(fb, fe), 40) + "}",
                   "csv: line %zu, field %zu ('%s') is not a number", line_no, field,
                  printable(fb, fe).c_str());
-      if (!std::isfinite(v))
-        fail_kind(argument, "value_finite", strf("{\"line\":%zu,\"field\":%zu,\"value\":", line_no, field) + jnum(v) + "}", "csv: line %zu, field %zu is %g: q and k must hold finite numbers", line_no, field, v);
-      if (std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max()))
-        fail_kind(argument, "value_float", strf("{\"line\":%zu,\"field\":%zu,\"value\":", line_no, field) + jnum(v) + "}", "csv: line %zu, field %zu is %g, outside the float32 range (about ±3.4e38)", line_no,
-                 field, v);
+      if (r == NumberRead::NotFinite)
+        fail_kind(argument, "value_finite", strf("{\"line\":%zu,\"field\":%zu,\"value\":", line_no, field) + jnum(v) + "}", "csv: line %zu, field %zu is %g: q and k must hold finite numbers", line_no, field, static_cast<double>(v));
+      if (r == NumberRead::Range)
+        fail_kind(argument, "value_float", strf("{\"line\":%zu,\"field\":%zu,\"value\":", line_no, field) + jstr(std::string(fb, fe), 40) + "}", "csv: line %zu, field %zu is %s, outside the float32 range (about ±3.4e38)", line_no,
+                 field, printable(fb, fe).c_str());
       if (g.data.size() >= limits::kMaxCheckValues)
         fail_kind(argument, "values", strf("{\"limit\":%zu}", limits::kMaxCheckValues), "csv: %s holds more than the limit of %zu values (heads·n·d_k)",
                  tagged ? names[which].c_str() : "the file", limits::kMaxCheckValues);
-      g.data.push_back(static_cast<float>(v));
+      g.data.push_back(v);
       ++field;
       if (!more) break;
       fb = after;

@@ -1,11 +1,7 @@
 #include "checker/io/json_reader.h"
 
-#include <cerrno>
 #include <cstdarg>
-#include <cmath>
-#include <cstdlib>
 #include <cstring>
-#include <limits>
 
 #include "base/format.h"
 #include "base/size_limits.h"
@@ -24,7 +20,7 @@ class JsonReader {
 
   std::vector<Tensor> read(const std::vector<std::string>& names) {
     if (n_ == 0) fail_kind(argument_, "file_empty", "", "json: the file is empty");
-    if (n_ >= 3 && std::memcmp(s_, "\xEF\xBB\xBF", 3) == 0) i_ = 3;  // UTF-8 byte order mark
+    i_ = text_start(reinterpret_cast<const std::uint8_t*>(s_), n_, argument_, "json");
     ws();
     std::vector<Tensor> out;
     if (peek() == '{') {
@@ -171,43 +167,40 @@ class JsonReader {
     }
   }
 
-  // A number token; NaN, Infinity and -Infinity get their own message.
-  double number() {
+  // A number token: the run of characters a number (or a word such as NaN) can
+  // hold, read by the one number grammar (base/number.h) as a float. In a used
+  // array a non-finite word or a value past float32 is refused, naming where it
+  // is; in a member that is skipped (`keep` false) any number the grammar takes
+  // passes unchecked, and so do Python's NaN, Infinity and -Infinity.
+  float number(bool keep) {
     const std::size_t start = i_;
-    for (const char* word : {"NaN", "Infinity", "-Infinity"}) {
-      const std::size_t len = std::strlen(word);
-      if (n_ - i_ >= len && std::memcmp(s_ + i_, word, len) == 0)
-        failk("value_finite", "", "%s is not a finite number: q and k must hold finite numbers", word);
+    auto part = [](char c) {
+      return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '+' || c == '-' ||
+             c == '.' || c == '_';
+    };
+    while (i_ < n_ && part(s_[i_])) ++i_;
+    if (i_ == start) {
+      if (start >= n_) fail("the text ends early: expected a number");
+      fail("expected a number");
     }
-    // JSON's grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-    auto digit = [&] { return peek() >= '0' && peek() <= '9'; };
-    if (i_ >= n_) fail("the text ends early: expected a number");
-    if (peek() == '-') ++i_;
-    if (!digit()) fail("expected a number");
-    if (peek() == '0') ++i_;
-    else while (digit()) ++i_;
-    if (peek() == '.') {
-      ++i_;
-      if (!digit()) fail("a number needs digits after '.'");
-      while (digit()) ++i_;
-    }
-    if (peek() == 'e' || peek() == 'E') {
-      ++i_;
-      if (peek() == '+' || peek() == '-') ++i_;
-      if (!digit()) fail("a number needs digits in its exponent");
-      while (digit()) ++i_;
-    }
-    double v = 0;
-    const std::size_t len = i_ - start;
-    if (len > kMaxNumberChars) {
+    float v = 0;
+    const NumberRead r = read_value(s_ + start, s_ + i_, v);
+    const std::string text = printable(s_ + start, s_ + i_);
+    const std::string_view token(s_ + start, i_ - start);
+    if (!keep) {
+      if (r == NumberRead::Ok || r == NumberRead::Range || token == "NaN" || token == "Infinity" || token == "-Infinity")
+        return 0;
       i_ = start;
-      fail("a number is too long (more than %zu characters)", kMaxNumberChars);
+      fail("'%s' is not a JSON value", text.c_str());
     }
-    read_number(s_ + start, s_ + i_, v);
-    if (!std::isfinite(v) || std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max())) {
-      i_ = start;
-      failk("value_float", "", "the number %s is outside the float32 range (about ±3.4e38)", printable(s_ + start, s_ + start + len).c_str());
-    }
+    i_ = start;
+    if (r == NumberRead::Syntax)
+      fail("'%s' is not a number (JSON's syntax: -?digits[.digits][e[+-]digits])", text.c_str());
+    if (r == NumberRead::NotFinite)
+      failk("value_finite", "", "%s is %s, not a finite number: q and k must hold finite numbers", path().c_str(), text.c_str());
+    if (r == NumberRead::Range)
+      failk("value_float", "", "%s is %s, outside the float32 range (about ±3.4e38)", path().c_str(), text.c_str());
+    i_ = start + token.size();
     return v;
   }
 
@@ -250,7 +243,7 @@ class JsonReader {
     } else if (n_ - i_ >= 4 && std::memcmp(s_ + i_, "null", 4) == 0) {
       i_ += 4;
     } else {
-      number();
+      number(false);
     }
   }
 
@@ -292,10 +285,10 @@ class JsonReader {
         level(g, depth + 1);
       } else {
         if (depth + 1 != rank_) failk("structure", "", "%s is a number, but an array was expected here", path().c_str());
-        const double v = number();
+        const float v = number(true);
         if (g.data.size() >= limits::kMaxCheckValues)
           failk("values", strf(",\"limit\":%zu", limits::kMaxCheckValues), "%s holds more than the limit of %zu values (heads·n·d_k)", name_.c_str(), limits::kMaxCheckValues);
-        g.data.push_back(static_cast<float>(v));
+        g.data.push_back(v);
       }
       ++count;
       ws();

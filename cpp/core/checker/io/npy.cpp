@@ -47,6 +47,7 @@ struct Header {
   bool have_descr = false, have_order = false, have_shape = false;
   bool fortran = false;
   std::vector<std::uint64_t> shape;
+  std::size_t data_offset = 0;  // where the values start in the file
 };
 
 // A cursor over the header text: a Python dict literal, as numpy writes it
@@ -190,10 +191,8 @@ std::uint64_t load_uint(const std::uint8_t* p, std::size_t bytes, bool big) {
   return v;
 }
 
-}  // namespace
-
-Tensor parse_npy(const std::uint8_t* data, std::size_t size, const char* argument,
-                 const std::string& where) {
+// Steps 1 and 2, shared by both readers: the magic string, the version and the header dict.
+Header read_header(const std::uint8_t* data, std::size_t size, const char* argument, const std::string& where) {
   const char* w = where.c_str();
 
   // 1. Magic string, version, header length.
@@ -218,7 +217,18 @@ Tensor parse_npy(const std::uint8_t* data, std::size_t size, const char* argumen
   // 2. The header dict.
   const std::string text(reinterpret_cast<const char*>(data + prefix),
                          static_cast<std::size_t>(header_len));
-  const Header h = HeaderParser(argument, where, text).parse();
+  Header h = HeaderParser(argument, where, text).parse();
+  h.data_offset = prefix + static_cast<std::size_t>(header_len);
+  return h;
+}
+
+}  // namespace
+
+
+Tensor parse_npy(const std::uint8_t* data, std::size_t size, const char* argument,
+                 const std::string& where) {
+  const char* w = where.c_str();
+  const Header h = read_header(data, size, argument, where);
 
   // 3. The dtype: '<f4', '>f8', '=f4' (native: little-endian on every target here).
   const std::string& d = h.descr;
@@ -249,7 +259,7 @@ Tensor parse_npy(const std::uint8_t* data, std::size_t size, const char* argumen
 
   // 4. The shape, checked before anything is allocated, then the data length.
   const std::size_t count = check_tensor_shape(argument, where, h.shape);
-  const std::size_t data_offset = prefix + static_cast<std::size_t>(header_len);
+  const std::size_t data_offset = h.data_offset;
   const std::size_t have = size - data_offset;
   // count <= 2^22 and item <= 8: no overflow, even in 32-bit size_t.
   if (have != count * item)
@@ -293,6 +303,37 @@ Tensor parse_npy(const std::uint8_t* data, std::size_t size, const char* argumen
     t.data[flat] = checked_float(argument, where, v, t.shape, flat);
   }
   return t;
+}
+
+bool npy_one_number(const std::uint8_t* data, std::size_t size, const char* argument, const std::string& where,
+                    double& out) {
+  const Header h = read_header(data, size, argument, where);
+  std::uint64_t count = 1;
+  for (std::uint64_t d : h.shape) count = d > 1 ? 2 : count * d;  // 0, 1, or "more than one"
+  const std::string& d = h.descr;
+  // "<i8", "|u1", "|b1", "<f8": a byte order (or '|'), a kind letter, a size in bytes.
+  if (count != 1 || d.size() != 3 || std::strchr("<>=|", d[0]) == nullptr || d[2] < '1' || d[2] > '8') return false;
+  const char kind = d[1];
+  const std::size_t item = static_cast<std::size_t>(d[2] - '0');
+  const bool whole = (kind == 'i' || kind == 'u' || kind == 'b') && (item & (item - 1)) == 0;
+  if (!whole && !(kind == 'f' && (item == 4 || item == 8))) return false;
+  if (size - h.data_offset != item) return false;
+  const std::uint64_t bits = load_uint(data + h.data_offset, item, d[0] == '>');
+  if (kind == 'f' && item == 4) {
+    float f;
+    const std::uint32_t b32 = static_cast<std::uint32_t>(bits);
+    std::memcpy(&f, &b32, 4);
+    out = f;
+  } else if (kind == 'f') {
+    std::memcpy(&out, &bits, 8);
+  } else if (kind == 'i' && item < 8 && (bits >> (8 * item - 1)) != 0) {
+    out = -static_cast<double>((std::uint64_t{1} << (8 * item)) - bits);  // sign-extended
+  } else if (kind == 'i' && (bits >> 63) != 0) {
+    out = -static_cast<double>(~bits + 1);
+  } else {
+    out = static_cast<double>(bits);
+  }
+  return true;
 }
 
 std::vector<std::uint8_t> write_npy(const float* values, const std::vector<std::size_t>& shape) {

@@ -22,6 +22,13 @@ namespace attn {
 Tensor parse_npy(const std::uint8_t* data, std::size_t size, const char* argument,
                  const std::string& where);
 
+// A one-value array (shape (), (1,), (1, 1), ...) of an integer, boolean,
+// float32 or float64 dtype, as a double: false when the array is anything
+// else (a caller then says what the array should have held); a damaged file
+// still throws, naming `where`.
+bool npy_one_number(const std::uint8_t* data, std::size_t size, const char* argument, const std::string& where,
+                    double& out);
+
 // Version 1.0, '<f4', C order, as numpy.save writes a float32 array.
 std::vector<std::uint8_t> write_npy(const float* values, const std::vector<std::size_t>& shape);
 

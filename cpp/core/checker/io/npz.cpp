@@ -123,8 +123,8 @@ std::vector<ZipEntry> zip_entries(const std::uint8_t* data, std::size_t size) {
   return out;
 }
 
-Tensor npz_array(const std::uint8_t* data, std::size_t size, const std::string& name,
-                 const char* argument) {
+NpzMember npz_member(const std::uint8_t* data, std::size_t size, const std::string& name,
+                     const char* argument) {
   const std::vector<ZipEntry> entries = zip_entries(data, size);
   const ZipEntry* z = nullptr;
   for (const ZipEntry& e : entries) {
@@ -196,7 +196,13 @@ Tensor npz_array(const std::uint8_t* data, std::size_t size, const std::string& 
              "npz: member '%s' fails its CRC-32 check (the archive says 0x%08x, the data gives 0x%08x): the "
              "file is damaged",
              m, z->crc, crc);
-  return parse_npy(bytes, n, argument, "npz member '" + shown + "'");
+  return {bytes, n, "npz member '" + shown + "'"};
+}
+
+Tensor npz_array(const std::uint8_t* data, std::size_t size, const std::string& name,
+                 const char* argument) {
+  const NpzMember m = npz_member(data, size, name, argument);
+  return parse_npy(m.data, m.size, argument, m.where);
 }
 
 std::vector<std::uint8_t> write_npz(

@@ -27,7 +27,17 @@ struct ZipEntry {
 // The central directory, after checking the end record and every entry's bounds.
 std::vector<ZipEntry> zip_entries(const std::uint8_t* data, std::size_t size);
 
-// The array `name` ("q" finds "q.npy", or a member named exactly "q").
+// The stored bytes of the array `name` ("q" finds "q.npy", or a member named
+// exactly "q"), checked (stored, CRC-32), and the `where` its messages start with.
+struct NpzMember {
+  const std::uint8_t* data;
+  std::size_t size;
+  std::string where;
+};
+NpzMember npz_member(const std::uint8_t* data, std::size_t size, const std::string& name,
+                     const char* argument);
+
+// The array `name` read as q or k (npz_member, then parse_npy).
 // `argument` names it in the error ("q", "k"). An archive with two members
 // for the array (the same name twice, or both "q" and "q.npy") is refused:
 // NumPy would read another copy than the first.

@@ -1,9 +1,9 @@
 #include "checker/io/tensor_file.h"
 
 #include <cmath>
-#include <limits>
 
 #include "base/format.h"
+#include "base/number.h"
 #include "base/size_limits.h"
 
 namespace attn {
@@ -65,7 +65,7 @@ float checked_float(const char* argument, const std::string& where, double v,
     fail_kind(argument, "value_finite", "{\"at\":" + jstr(index_text(shape, flat)) + ",\"value\":" + jnum(v) + "}",
               "%s: the value at %s is %g: q and k must hold finite numbers", where.c_str(),
              index_text(shape, flat).c_str(), v);
-  if (std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max()))
+  if (!fits_float(v))  // rounds past FLT_MAX: the same test as the text readers' strtof
     fail_kind(argument, "value_float", "{\"at\":" + jstr(index_text(shape, flat)) + ",\"value\":" + jnum(v) + "}",
               "%s: the value at %s is %g, outside the float32 range (about ±3.4e38)",
              where.c_str(), index_text(shape, flat).c_str(), v);

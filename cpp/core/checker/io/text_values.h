@@ -2,37 +2,46 @@
 // printable excerpt for messages, and a tensor filled as it is read.
 #pragma once
 
-#include <cerrno>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/format.h"
+#include "base/number.h"
 #include "checker/io/tensor_file.h"
 
 namespace attn::text_io {
 
-inline constexpr std::size_t kMaxNumberChars = 64;
+// A value of q or k: [b, e) as a whole read as a float by the one number
+// grammar (base/number.h); the CSV reader trims the field first, the JSON
+// reader passes its token.
+inline NumberRead read_value(const char* b, const char* e, float& v) {
+  return read_float(std::string_view(b, static_cast<std::size_t>(e - b)), v);
+}
 
-enum class NumberResult { Ok, NotANumber, TooLong };
-
-// strtod on [b, e) as a whole (no trailing text), through a bounded copy:
-// the input is not NUL-terminated. C locale: '.' is the decimal point.
-inline NumberResult read_number(const char* b, const char* e, double& v) {
-  const std::size_t n = static_cast<std::size_t>(e - b);
-  if (n == 0) return NumberResult::NotANumber;
-  if (n > kMaxNumberChars) return NumberResult::TooLong;
-  char buf[kMaxNumberChars + 1];
-  std::memcpy(buf, b, n);
-  buf[n] = '\0';
-  if (buf[0] == ' ' || buf[0] == '\t') return NumberResult::NotANumber;
-  char* end = nullptr;
-  errno = 0;
-  v = std::strtod(buf, &end);
-  if (end != buf + n) return NumberResult::NotANumber;
-  return NumberResult::Ok;
+// Where a text file's text begins: after a UTF-8 byte order mark, if any.
+// A NUL byte anywhere is refused (kind "nul_byte", naming its line and column):
+// a reader that stopped there would check half the file in silence.
+inline std::size_t text_start(const std::uint8_t* data, std::size_t size, const char* argument,
+                              const char* format) {
+  const void* nul = std::memchr(data, 0, size);
+  if (nul) {
+    const std::size_t at = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nul) - data);
+    std::size_t line = 1, col = 1;
+    for (std::size_t j = 0; j < at; ++j) {
+      if (data[j] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    fail_kind(argument, "nul_byte", strf("{\"format\":\"%s\",\"line\":%zu,\"column\":%zu}", format, line, col),
+              "%s: line %zu, column %zu holds a NUL byte: not a text file", format, line, col);
+  }
+  return size >= 3 && std::memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }
 
 inline std::string printable(const char* b, const char* e) {

@@ -2,6 +2,7 @@
 // and each malformed file answered with its line and column.
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,7 @@ std::string json_err(const std::string& s, const std::vector<std::string>& names
 }  // namespace
 
 TEST_CASE("csv: tagged rows, comments, spaces, CRLF, any order of q and k rows", "[csv]") {
-  const auto t = csv("# dumped by a test\r\nq, 1, 2.5\r\nk,3,4\r\n\r\nq,-1e-3,0x1p1\nk, 5 ,6");
+  const auto t = csv("# dumped by a test\r\nq, 1, 2.5\r\nk,3,4\r\n\r\nq,-1e-3,2\nk, 5 ,6");
   REQUIRE(t.size() == 2);
   REQUIRE(t[0].shape == std::vector<std::size_t>{2, 2});
   REQUIRE(t[0].data == std::vector<float>{1, 2.5f, -1e-3f, 2});
@@ -54,7 +55,7 @@ TEST_CASE("csv: each malformed file gives its message", "[csv][errors]") {
   CHECK(csv_err("q,1,2\nk,1,x\n") == "csv: line 2, field 3 ('x') is not a number");
   CHECK(csv_err("q,1,2\nk,1,\n") == "csv: line 2, field 3 is empty");
   CHECK(csv_err("q,1,nan\nk,1,2\n") == "csv: line 1, field 3 is nan: q and k must hold finite numbers");
-  CHECK(csv_err("q,1,1e39\nk,1,2\n") == "csv: line 1, field 3 is 1e+39, outside the float32 range (about ±3.4e38)");
+  CHECK(csv_err("q,1,1e39\nk,1,2\n") == "csv: line 1, field 3 is 1e39, outside the float32 range (about ±3.4e38)");
   CHECK(csv_err("q,1,2\n") == "csv: no row starts with 'k'");
   CHECK(csv_err("v,1,2\n") == "csv: line 1 starts with 'v', not 'q' or 'k'");
   CHECK(csv_err("v\x1b[1m,1,2\n") == "csv: line 1 starts with 'v\\x1b[1m', not 'q' or 'k'");
@@ -64,7 +65,9 @@ TEST_CASE("csv: each malformed file gives its message", "[csv][errors]") {
                                  "starts with 'q' or 'k' (or give two files, q first, then k)");
   CHECK(csv_err("q,1,2\n", {}) == "csv: line 1 starts with 'q': a file of named rows holds both q and k, so give it alone");
   CHECK(csv_err("# only a comment\n", {}) == "csv: no rows of numbers");
-  CHECK(csv_err(std::string(70, '1') + "\n", {}) == "csv: line 1, field 1 is too long to be a number");
+  // 70 digits: a number past float32 (no length limit: the grammar decides).
+  CHECK(csv_err(std::string(70, '1') + "\n", {}) ==
+        "csv: line 1, field 1 is 1111111111111111111111111111111111111111..., outside the float32 range (about ±3.4e38)");
   // One row is a valid [1, 3] tensor (as q; qk_input refuses fewer than 2 keys).
   CHECK(csv("1,2,3\n", {})[0].shape == std::vector<std::size_t>{1, 3});
 }
@@ -90,10 +93,12 @@ TEST_CASE("json: each malformed file gives its message", "[json][errors]") {
   CHECK(json_err("{\"q\": [[1, [2]]], \"k\": [[1]]}") ==
         "json: line 1, column 12: q[0][1] is an array, but q's first elements at this depth are numbers");
   CHECK(json_err("{\"q\": [[1], 2], \"k\": [[1]]}") == "json: line 1, column 13: q[1] is a number, but an array was expected here");
-  CHECK(json_err("{\"q\": [[NaN]], \"k\": [[1]]}") == "json: line 1, column 9: NaN is not a finite number: q and k must hold finite numbers");
-  CHECK(json_err("{\"q\": [[Infinity]], \"k\": [[1]]}").find("Infinity is not a finite number") != std::string::npos);
-  CHECK(json_err("{\"q\": [[1e39]], \"k\": [[1]]}") == "json: line 1, column 9: the number 1e39 is outside the float32 range (about ±3.4e38)");
-  CHECK(json_err("{\"q\": [[01]], \"k\": [[1]]}") == "json: line 1, column 10: expected ']', found '1'");
+  CHECK(json_err("{\"q\": [[NaN]], \"k\": [[1]]}") == "json: line 1, column 9: q[0][0] is NaN, not a finite number: q and k must hold finite numbers");
+  CHECK(json_err("{\"q\": [[1]], \"k\": [[1, -Infinity]]}") ==
+        "json: line 1, column 24: k[0][1] is -Infinity, not a finite number: q and k must hold finite numbers");
+  CHECK(json_err("{\"q\": [[1e39]], \"k\": [[1]]}") == "json: line 1, column 9: q[0][0] is 1e39, outside the float32 range (about ±3.4e38)");
+  CHECK(json_err("{\"q\": [[01]], \"k\": [[1]]}") ==
+        "json: line 1, column 9: '01' is not a number (JSON's syntax: -?digits[.digits][e[+-]digits])");
   CHECK(json_err("{\"q\": [], \"k\": [[1]]}") == "json: line 1, column 8: q is empty: need at least one row and one column");
   CHECK(json_err("{\"q\": [[1]], \"q\": [[1]]}") == "json: line 1, column 19: \"q\" is given twice");
   CHECK(json_err("{\"q\": [[1]]}") == "json: the object has no \"k\"");
@@ -106,4 +111,67 @@ TEST_CASE("json: each malformed file gives its message", "[json][errors]") {
   CHECK(json_err("{\"x\": " + std::string(100, '[') + std::string(100, ']') + "}").find("nested more than 64 levels deep") !=
         std::string::npos);
   CHECK(json_err("{\"q\": [[\"1\"]]}") == "json: line 1, column 9: expected a number");
+}
+
+// Issue 14, class 6: one number grammar (base/number.h) in both readers, a byte
+// order mark skipped, NUL bytes refused, members the checker does not use skipped.
+TEST_CASE("csv and json: the float maximum as printed, subnormals, underflow; past it out of range", "[csv][json]") {
+  const float m = std::numeric_limits<float>::max();
+  const auto c = csv("q,3.4028235e+38,-3.4028234663852886e38,1e-45,1e-50\nk,1,2,3,4\n");
+  REQUIRE(c[0].data == std::vector<float>{m, -m, 0x1p-149f, 0});
+  const auto j = json("{\"q\": [[3.4028235e+38, -3.4028234663852886E38, 1e-45, 1e-50]], \"k\": [[1, 2, 3, 4]]}");
+  REQUIRE(j[0].data == c[0].data);
+  CHECK(csv_err("q,1,3.5e38\nk,1,2\n") == "csv: line 1, field 3 is 3.5e38, outside the float32 range (about ±3.4e38)");
+  CHECK(json_err("{\"q\": [[1, -3.5e38]], \"k\": [[1, 2]]}") ==
+        "json: line 1, column 12: q[0][1] is -3.5e38, outside the float32 range (about ±3.4e38)");
+}
+
+TEST_CASE("csv and json: a number is JSON's syntax, in CSV fields too", "[csv][json][errors]") {
+  for (const char* bad : {"0x10", "+1", ".5", "1.", "01", "1e", "1e+", "-", "1_0", "0x1p1"}) {
+    CAPTURE(bad);
+    CHECK(csv_err(std::string("q,1,") + bad + "\nk,1,2\n") ==
+          std::string("csv: line 1, field 3 ('") + bad + "') is not a number");
+    CHECK(json_err(std::string("{\"q\": [[1, ") + bad + "]], \"k\": [[1, 2]]}") ==
+          std::string("json: line 1, column 12: '") + bad + "' is not a number (JSON's syntax: -?digits[.digits][e[+-]digits])");
+  }
+  // CSV's own separators: blanks around a field are not part of it.
+  REQUIRE(csv("q, 1 ,\t2\nk,3,4\n")[0].data == std::vector<float>{1, 2});
+  CHECK(csv_err("q,1,inf\nk,1,2\n") == "csv: line 1, field 3 is inf: q and k must hold finite numbers");
+  CHECK(csv_err("q,1,-Infinity\nk,1,2\n") == "csv: line 1, field 3 is -inf: q and k must hold finite numbers");
+}
+
+TEST_CASE("csv: a UTF-8 byte order mark is skipped, tagged or plain", "[csv]") {
+  const auto t = csv("\xEF\xBB\xBFq,1,2\nk,3,4\nk,5,6\n");
+  REQUIRE(t[0].data == std::vector<float>{1, 2});
+  REQUIRE(t[1].shape == std::vector<std::size_t>{2, 2});
+  REQUIRE(csv("\xEF\xBB\xBF" "1,2\n3,4\n", {})[0].data == std::vector<float>{1, 2, 3, 4});
+  // Only at the start: elsewhere it is text like any other.
+  CHECK(csv_err("q,1,2\n\xEF\xBB\xBFk,3,4\n") == "csv: line 2 starts with '\xEF\xBB\xBFk', not 'q' or 'k'");
+}
+
+TEST_CASE("csv and json: a NUL byte is refused where it is, never read as the end", "[csv][json][errors]") {
+  using namespace std::string_literals;
+  CHECK(csv_err("q,1,2\nk,3,4\n\0k,5,6\n"s) == "csv: line 3, column 1 holds a NUL byte: not a text file");
+  CHECK(csv_err("q,1,2\0\nk,3,4\n"s) == "csv: line 1, column 6 holds a NUL byte: not a text file");
+  CHECK(csv_err("1,2\n3,\0"s, {}) == "csv: line 2, column 3 holds a NUL byte: not a text file");
+  CHECK(json_err("{\"q\": [[1]], \"k\": [[1]]}\0{\"q\": 5}"s) == "json: line 1, column 25 holds a NUL byte: not a text file");
+  CHECK(json_err("{\"note\": \"a\0b\", \"q\": [[1]], \"k\": [[1]]}"s) ==
+        "json: line 1, column 12 holds a NUL byte: not a text file");
+}
+
+TEST_CASE("json: members the checker does not use are skipped unchecked", "[json]") {
+  // As Python's json.dumps writes them (NaN, Infinity, -Infinity), and numbers past every float.
+  const auto t = json("{\"q\": [[1, 2], [3, 4]], \"k\": [[1, 2], [3, 4]], \"loss\": NaN, \"count\": 1e40,"
+                      " \"best\": -Infinity, \"worst\": Infinity, \"log\": [1e400, -1e999, {\"x\": NaN}], \"n\": 1" +
+                      std::string(400, '0') + "}");
+  REQUIRE(t[0].data == std::vector<float>{1, 2, 3, 4});
+  // Still JSON: a bad number or word in a skipped member is a syntax error.
+  CHECK(json_err("{\"q\": [[1]], \"k\": [[1]], \"x\": 0x10}") ==
+        "json: line 1, column 31: '0x10' is not a JSON value");
+  CHECK(json_err("{\"q\": [[1]], \"k\": [[1]], \"x\": nan}") == "json: line 1, column 31: 'nan' is not a JSON value");
+  // In a used array they name the array and the place.
+  CHECK(json_err("{\"q\": [[1, 2], [3, NaN]], \"k\": [[1, 2]]}") ==
+        "json: line 1, column 20: q[1][1] is NaN, not a finite number: q and k must hold finite numbers");
+  CHECK(json_err("{\"q\": [[1, 2]], \"k\": [[[1, 2]], [[3, 1e40]]]}") ==
+        "json: line 1, column 38: k[1][0][1] is 1e40, outside the float32 range (about ±3.4e38)");
 }

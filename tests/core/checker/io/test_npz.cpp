@@ -2,6 +2,8 @@
 // project's writer read back, and each damaged or unsupported archive.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -135,4 +137,61 @@ TEST_CASE("npz: every prefix of a valid archive is an error, never a crash", "[n
     REQUIRE_FALSE(err(cut).empty());
     REQUIRE_FALSE(err(cut, "k").empty());
   }
+}
+
+// Issue 14, class 6: a "sequences" array is read as what it is (np.savez(f, q=q, k=k,
+// sequences=3) stores an int64 of shape ()), and one that is something else gets a
+// message naming sequences, not q and k's dtype or rank advice.
+TEST_CASE("npz: the sequences array, of any whole-number dtype; anything else named as sequences", "[npz]") {
+  const std::vector<float> q(3 * 4, 0.5f), k(15 * 4, 0.25f);
+  const auto with = [&](const Bytes& seq) {
+    return attn::write_npz({{"q", attn::write_npy(q.data(), {3, 4})}, {"k", attn::write_npy(k.data(), {15, 4})},
+                            {"sequences", seq}});
+  };
+  const auto one = [](const std::string& descr, const std::string& shape, auto v) {
+    Bytes b = npy_header(dict(descr, shape));
+    append(b, v, descr[0] == '>');
+    return b;
+  };
+  const auto sequences = [](const Bytes& z) { return attn::load_qk(z.data(), z.size(), attn::TensorFormat::Npz).sequences; };
+  CHECK(sequences(with(one("<i8", "()", std::int64_t{3}))) == 3);
+  CHECK(sequences(with(one(">i8", "(1,)", std::int64_t{3}))) == 3);
+  CHECK(sequences(with(one("<u2", "(1, 1)", std::uint16_t{3}))) == 3);
+  CHECK(sequences(with(one("|u1", "()", std::uint8_t{3}))) == 3);
+  CHECK(sequences(with(one("<i4", "()", std::int32_t{3}))) == 3);
+  CHECK(sequences(with(one("<f8", "()", 3.0))) == 3);
+
+  const std::string named = "npz: the array 'sequences' must hold one integer in [1, 4096]";
+  const auto bad = [&](const Bytes& seq) {
+    const Bytes z = with(seq);
+    return error_of([&] { attn::load_qk(z.data(), z.size(), attn::TensorFormat::Npz); });
+  };
+  Bytes rows = npy_header(dict("<i8", "(2, 3)"));  // token ids, say: nothing to do with S
+  for (int i = 0; i < 6; ++i) append(rows, std::int64_t{7});
+  CHECK(bad(rows) == named);
+  CHECK(bad(one("<i8", "()", std::int64_t{-3})) == named);
+  CHECK(bad(one("<i8", "()", std::int64_t{0})) == named);
+  CHECK(bad(one("<i8", "()", std::int64_t{5000})) == named);
+  CHECK(bad(one("<f8", "()", 2.5)) == named);
+  CHECK(bad(one("<U1", "()", std::uint32_t{'3'})) == named);
+  CHECK(bad(one("<c8", "()", std::uint64_t{0})) == named);
+  // A damaged member still says what is wrong with it, naming it.
+  Bytes cut = one("<i8", "()", std::int64_t{3});
+  cut.resize(cut.size() - 3);
+  CHECK(bad(cut) == named);
+  // Given by the caller, the array is not read at all.
+  const Bytes z = with(rows);
+  CHECK(attn::load_qk(z.data(), z.size(), attn::TensorFormat::Npz, {"q", "k", 3}).sequences == 3);
+}
+
+TEST_CASE("npy: float64 values round to float32 as NumPy's astype does at the top of the range", "[npy]") {
+  const float m = std::numeric_limits<float>::max();
+  Bytes b = npy_header(dict("<f8", "(1, 3)"));
+  for (double v : {3.4028235e38, -0x1.fffffefffffffp+127, 1e-320}) append(b, v);
+  const attn::Tensor t = attn::parse_npy(b.data(), b.size(), "q", "npy (q)");
+  REQUIRE(t.data == std::vector<float>{m, -m, 0});
+  Bytes over = npy_header(dict("<f8", "(1, 1)"));
+  append(over, 0x1.ffffffp+127);  // halfway to 2^128: rounds to even, which overflows
+  CHECK(error_of([&] { attn::parse_npy(over.data(), over.size(), "q", "npy (q)"); }) ==
+        "npy (q): the value at (0, 0) is 3.40282e+38, outside the float32 range (about ±3.4e38)");
 }

@@ -1,5 +1,5 @@
 // `attnlab attention`'s input, {"q": [[...]], "k": [[...]], "v": [[...]],
-// "divisor": "sqrt"|"dk"|number}, read as a stream of parse events (no document
+// "divisor": "sqrt"|"dk"|number}, read in one pass over the text (no document
 // tree): each matrix's rows and columns are checked against the core's limits
 // as they grow, so no buffer ever holds more than a limit allows, and the
 // shapes together are checked before the caller allocates any output.

@@ -22,3 +22,31 @@ test('parseScores: commas (ASCII or full-width), and a hint where they are missi
   assert.deepEqual(parseNumber('64'), { value: 64 });
   assert.equal(parseNumber('6 4').error.key, 'parse.notNumber');
 });
+
+// Issue 14, class 6: the page reads numbers by the core's grammar (web/src/number-text.js,
+// cpp/core/base/number.h), so a field the page parses agrees with the CLI and the core.
+test('the page takes the same number grammar as the core: JSON syntax, nothing else', async () => {
+  const { numberText, isNumberText } = await import(path.join(ROOT, 'web/src/number-text.js'));
+  const { number, presetOf } = await import(path.join(ROOT, 'web/src/train/config.js'));
+  for (const [text, value] of [['0.5', 0.5], ['5e-1', 0.5], ['-0', -0], ['64', 64], ['1e-320', 1e-320],
+    ['3.4028235e+38', 3.4028235e38], [' 64 ', 64]]) {
+    assert.equal(numberText(text), value, text);
+    assert.equal(number(text), value, text);
+    assert.deepEqual(parseNumber(text), { value }, text);
+  }
+  for (const text of ['0x10', '+1', '.5', '1.', '08', '1e', '-', '1_0', '٥', '0b1', '1e5.5']) {
+    assert.ok(!isNumberText(text), text);
+    assert.ok(Number.isNaN(numberText(text)), text);
+    assert.ok(Number.isNaN(number(text)), text);
+    assert.equal(parseNumber(text).error.key, 'parse.notNumber', text);
+    assert.equal(parseScores(`1,${text}`).error.key, 'parse.notNumber', text);
+  }
+  // Non-finite words reach the core, which refuses them with its own message.
+  assert.deepEqual(parseNumber('NaN').value, NaN);
+  assert.equal(parseNumber('-Infinity').value, -Infinity);
+  assert.equal(parseNumber('1e999').value, Infinity);
+  // A custom divisor that names a preset: '2.0' is 2, '0x2' is not.
+  assert.equal(presetOf('2.0'), '2');
+  assert.equal(presetOf('0x2'), null);
+  assert.equal(presetOf('+1'), null);
+});

@@ -4,6 +4,7 @@
 //
 // Each function returns {value} or {error: {key, params}} (an i18n message).
 import { defineStrings } from './i18n.js';
+import { isNumberText } from './number-text.js';
 
 defineStrings('parse', {
   en: {
@@ -22,16 +23,16 @@ defineStrings('parse', {
   },
 });
 
-// A plain decimal literal, or the words Infinity / NaN (passed on for the core to reject).
-const NUMBER = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?|infinity|nan)$/i;
+// The words for non-finite values, passed on for the core to reject with its own message.
+const WORD = /^[+-]?(?:inf|infinity|nan)$/i;
 
 function toNumber(text) {
-  // Number() rejects trailing junk ("12abc"), unlike parseFloat; the regex
-  // also rejects the forms Number() would take but a reader would not mean (0x10, "").
-  if (!NUMBER.test(text)) return null;
+  // The core's number grammar (number-text.js): Number() alone would take 0x10, '+1', '.5', '1.'.
+  if (isNumberText(text)) return Number(text);
+  if (!WORD.test(text)) return null;
   const lower = text.toLowerCase();
-  if (lower.endsWith('infinity')) return lower.startsWith('-') ? -Infinity : Infinity;
-  return lower.endsWith('nan') ? NaN : Number(text);
+  if (lower.endsWith('nan')) return NaN;
+  return lower.startsWith('-') ? -Infinity : Infinity;
 }
 
 /** "14, 10, 12" -> {value: [14, 10, 12]}. Commas may be ASCII or full-width. */

@@ -6,6 +6,8 @@
 // only turns texts into numbers (NaN when they are not), so the core's own
 // message reaches the reader.
 
+import { numberText } from '../number-text.js';
+
 // Fixed parts of every run (the core's TrainOptions defaults): the lab varies
 // what the seed article talks about and keeps the rest of the model fixed.
 export const FIXED = { dModel: 64, dv: 32, batch: 64, init: 'lecun', logEvery: 5 };
@@ -61,8 +63,8 @@ export function divisorStyle(option, customIndex = 0) {
 export function presetOf(text) {
   const t = text.trim().toLowerCase();
   if (PRESETS.includes(t)) return t;
-  const x = Number(t);
-  if (t !== '' && (x === 1 || x === 2)) return String(x);
+  const x = numberText(t);
+  if (x === 1 || x === 2) return String(x);
   return null;
 }
 
@@ -89,11 +91,8 @@ export function divisorOptions(presets, custom) {
   return out.map((d) => ({ ...d, ...divisorStyle(d.option, d.customIndex) }));
 }
 
-/** A number from a text field: NaN for text that is not one (the core then names the field). */
-export function number(text) {
-  const t = String(text).trim();
-  return t === '' ? NaN : Number(t);
-}
+/** A number from a text field: NaN for text that is not one in the core's grammar (the core then names the field). */
+export const number = numberText;
 
 /**
  * TrainOptions for the core: texts become numbers (NaN when not numbers, which

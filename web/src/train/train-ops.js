@@ -28,6 +28,28 @@
 import { loadModule } from '../core/loader.js';
 import { nextTask as rpcNextTask } from '../core/rpc.js';
 import { coreErrorOf, errorFields } from '../core/rpc.js';
+import {
+  requireBoolean, requireNumber, requireObject, requireOptions, requireString, typeError,
+} from '../core/arg-types.js';
+
+// TrainSession.configure()'s options (cpp/wasm/train_bindings.cpp TrainOptions):
+// every field, of its type, checked before Embind converts them (a number
+// where a string belongs threw half-way and leaked the struct and its strings).
+const TRAIN_OPTIONS = {
+  task: 'string', dk: 'number', heads: 'number', dModel: 'number', dv: 'number', divisor: 'string',
+  optimizer: 'string', lr: 'number', init: 'string', batch: 'number', seed: 'number', logEvery: 'number',
+};
+const trainOptionsOf = (o) => requireOptions('options', o, TRAIN_OPTIONS);
+
+/** A whole number of at least 1 that only this file uses (the core never sees it). */
+function requireCount(name, x) {
+  requireNumber(name, x);
+  if (!(Number.isSafeInteger(x) && x >= 1)) {
+    throw Object.assign(new Error(`${name} must be an integer in [1, ${Number.MAX_SAFE_INTEGER}], got ${x}`),
+      { argument: name, kind: 'range', params: { lo: 1, hi: Number.MAX_SAFE_INTEGER, value: x, integer: true } });
+  }
+  return x;
+}
 
 /** A worker's batch: one core call of about this long. */
 export const WORKER_TARGET_MS = 40;
@@ -74,8 +96,13 @@ export function createTrainOps(emit, options = {}) {
 
   function start({ runId, options, steps, mapEvery, evalSamples, keep }) {
     const s = new M.TrainSession();
-    const status = s.configure(options);
-    if (status.error) {
+    let status;
+    try {
+      status = s.configure(options);
+    } catch (e) {
+      status = e;  // not expected once the options are checked; the session must still go
+    }
+    if (status.error || status instanceof Error) {
       emit('failed', { runId, ...errorFields(status) });
       s.delete();
       return;
@@ -176,6 +203,7 @@ export function createTrainOps(emit, options = {}) {
 
   return {
     async init(build) {
+      requireString('build', build);
       loading ??= load(build);
       try {
         M = await loading;
@@ -189,10 +217,17 @@ export function createTrainOps(emit, options = {}) {
     },
     // One throwaway session: the core's message and argument for each options object.
     async validate(list) {
+      if (!Array.isArray(list)) throw typeError('options', 'object', list);
       await core();
       const s = new M.TrainSession();
       try {
         return list.map((options) => {
+          // A type error is this options object's verdict, in the same fields as the core's.
+          try {
+            options = trainOptionsOf(options);
+          } catch (e) {
+            return errorFields(e);
+          }
           const { error, argument, kind, params } = s.configure(options);
           return errorFields({ error, argument, kind, params });
         });
@@ -201,8 +236,11 @@ export function createTrainOps(emit, options = {}) {
       }
     },
     async referenceLr(optimizer, dk, dModel) {
+      requireString('optimizer', optimizer);
+      requireNumber('dk', dk);
+      requireNumber('dModel', dModel);
       await core();
-      const { error, argument, kind, params, lr } = M.trainReferenceLr(String(optimizer), dk, dModel);
+      const { error, argument, kind, params, lr } = M.trainReferenceLr(optimizer, dk, dModel);
       return { ...errorFields({ error, argument, kind, params }), lr };
     },
     // The core's own limits and the init checkpoint's pass band, so the page copies no number of the C++.
@@ -213,6 +251,7 @@ export function createTrainOps(emit, options = {}) {
     },
     // q and k of a fixed batch of the run, as it is now (before QK-LayerNorm), and its logits.
     async qk(runId, samples) {
+      requireNumber('samples', samples);
       await core();
       const r = runs.get(runId);
       if (!r) throw new Error('this run is no longer held by its worker');
@@ -224,13 +263,20 @@ export function createTrainOps(emit, options = {}) {
       };
     },
     async start(spec) {
+      let checked;
       try {
+        requireObject('spec', spec);
+        checked = {
+          runId: spec.runId, options: trainOptionsOf(spec.options), steps: requireCount('steps', spec.steps),
+          mapEvery: requireCount('mapEvery', spec.mapEvery), evalSamples: requireNumber('evalSamples', spec.evalSamples),
+          keep: requireBoolean('keep', spec.keep ?? false),
+        };
         await core();
       } catch (e) {
-        emit('failed', { runId: spec.runId, ...errorFields(e instanceof Error ? e : String(e)) });
+        emit('failed', { runId: spec?.runId, ...errorFields(e instanceof Error ? e : String(e)) });
         return;
       }
-      start(spec);
+      start(checked);
     },
     pause(runId) {
       const r = runs.get(runId);

@@ -20,7 +20,8 @@
 //   configured {init, columns, divisorValue, map}
 //   rows {rows: Float64Array, latest: Float64Array, stepsDone, busyMs, map?}
 //   paused {stepsDone}          (after the last batch: every earlier row has been posted)
-//   done {eval, stepsTo90, busyMs}
+//   done {eval, stepsTo90, busyMs, diverged}   diverged: the step the run diverged at (then it stops
+//                               there and eval is null: its weights are no longer finite), else 0
 //   failed {error, argument, kind, params}
 // A map is {step, weights: Float32Array [examples x heads x seq], labels: Int32Array, shape}.
 // Typed arrays are copied out of wasm memory (the core's views die at the
@@ -135,23 +136,33 @@ export function createTrainOps(emit, options = {}) {
     const rows = r.s.metrics(r.rowsSent).slice();
     r.rowsSent = r.s.rowCount();
     const latest = r.s.latest().slice();
+    // A diverged run stops here: every later step would be NaN too, and so
+    // would its attention maps (no capture: a heatmap of NaN would show invented weights).
+    const diverged = r.s.divergedAt();
     let map = null;
-    if (r.done >= r.nextMap || r.done >= r.steps) {
+    if (!diverged && (r.done >= r.nextMap || r.done >= r.steps)) {
       map = captureMap(r);
       r.nextMap = r.done + r.mapEvery;
     }
     emit('rows', { runId: r.id, rows, latest, stepsDone: r.done, busyMs: r.busyMs, map },
       [rows.buffer, latest.buffer, ...mapTransfer(map)]);
-    if (r.done >= r.steps) finish(r);
+    if (diverged > 0) finish(r, diverged);
+    else if (r.done >= r.steps) finish(r);
   }
 
-  function finish(r) {
+  function finish(r, diverged = 0) {
     r.finished = true;
+    if (diverged) {
+      // No evaluation: the weights are no longer finite, so it would only say NaN.
+      emit('done', { runId: r.id, stepsTo90: r.s.stepsTo90(), busyMs: r.busyMs, eval: null, diverged });
+      if (!r.keep) drop(r.id);
+      return;
+    }
     const t0 = performance.now();
     const ev = r.s.evaluate(r.evalSamples);
     r.busyMs += performance.now() - t0;
     if (ev.error) return fail(r, ev);
-    emit('done', { runId: r.id, stepsTo90: r.s.stepsTo90(), busyMs: r.busyMs, eval: ev.eval });
+    emit('done', { runId: r.id, stepsTo90: r.s.stepsTo90(), busyMs: r.busyMs, eval: ev.eval, diverged: 0 });
     if (!r.keep) drop(r.id);
   }
 

@@ -263,7 +263,7 @@ function setStatus(key) {
     params.diverged = cmp.runs.filter((r) => r.diverged).length;
   }
   status.textContent = t(`lab.status.${key}`, params) + (key === 'done' && params.failed ? ' ' + t('lab.status.someFailed', params) : '')
-    + (key === 'done' && params.diverged ? ' ' + t('lab.status.someDiverged', params) : '');
+    + (key === 'done' && params.diverged ? t('lab.status.someDiverged', params) : '');
 }
 
 // ---- drawing (coalesced to one frame; at most twice a second under reduced motion) ----

@@ -64,7 +64,7 @@ defineStrings('lab', {
     'status.paused': 'Paused.',
     'status.done': 'Done: {n} runs of {steps} steps in {seconds} s.',
     'status.someFailed': '{failed} failed (see the run).',
-    'status.someDiverged': '{diverged} diverged (see the run).',
+    'status.someDiverged': ' {diverged} diverged (see the run).',  // appended: a space in English, none in Chinese
     'status.reset': 'Reset: nothing running.',
     progress: '{done} of {total} steps, {seconds} s',
 

@@ -155,6 +155,7 @@ class AttnTrainCompare extends AttnElement {
       return { ...spec, c };
     });
     this.axisNote = h('p', { class: 'axis-note' });
+    this.divergedNote = h('p', { class: 'axis-note train-diverged', hidden: true });
     this.table = dataTable(I('table'));
     this.table.details.addEventListener('toggle', () => this.renderTable());
 
@@ -164,7 +165,7 @@ class AttnTrainCompare extends AttnElement {
       controls, this.fixedNote,
       this.status, this.runList,
       h('div', { class: 'charts train-charts' }, this.charts.map((x) => x.c.el)),
-      this.axisNote,
+      this.axisNote, this.divergedNote,
       this.table.details);
 
     // ---- events ----
@@ -392,9 +393,11 @@ class AttnTrainCompare extends AttnElement {
     const cmp = this.cmp;
     const lr = cmp ? cmp.plan.auto ? t('compare.lrIsAuto', { lr: num(cmp.plan.lr, 3) }) : num(cmp.plan.lr, 3) : '';
     const params = cmp ? { n: cmp.runs.length, steps: int(cmp.plan.steps), lr } : {};
+    const diverged = cmp ? cmp.runs.filter((r) => r.diverged).length : 0;
     const p = this.phase;
     this.status.textContent = p === 'running' && cmp ? t('compare.status.running', params)
       : p === 'done' ? t('compare.status.done', { ...params, seconds: decimals(cmp.totalMs / 1000, 1) })
+        + (diverged ? t('compare.status.someDiverged', { diverged }) : '')
         : t(`compare.status.${p === 'running' ? 'idle' : p}`);
   }
 
@@ -411,6 +414,7 @@ class AttnTrainCompare extends AttnElement {
     this.runList.replaceChildren(...cmp.runs.map((run) => {
       let text;
       if (run.failed) text = t('compare.run.failed', { message: coreMessage(runError(run)) });
+      else if (run.diverged) text = t('compare.run.diverged', { step: int(run.diverged) });
       else if (run.finished) text = t('compare.run.done', { loss: num(run.eval.loss, 3), acc: percent(run.eval.accuracy) });
       else if (!run.stepsDone) text = t('compare.run.waiting');
       else {
@@ -420,7 +424,7 @@ class AttnTrainCompare extends AttnElement {
           : t('compare.run.running', { done: int(run.stepsDone), total });
       }
       const bar = h('progress', { class: run.color, max: cmp.plan.steps, value: run.stepsDone, 'aria-hidden': 'true' });
-      return h('li', { dataset: { div: run.option, steps: run.stepsDone, state: run.failed ? 'failed' : run.finished ? 'done' : 'running' } },
+      return h('li', { dataset: { div: run.option, steps: run.stepsDone, state: runState(run) } },
         keySwatch(run.color, run.dash), h('span', { class: 'run-label', text: this.runLabel(run) }), bar,
         h('span', { class: 'run-text', text }));
     }));
@@ -428,6 +432,8 @@ class AttnTrainCompare extends AttnElement {
 
   renderCharts() {
     const cmp = this.cmp;
+    const diverged = cmp ? cmp.runs.filter((r) => r.diverged) : [];
+    if (!cmp) for (const { c } of this.charts) c.setMarks([]);
     const labels = DIVISORS.map(([key]) => {
       const run = cmp?.runs.find((r) => r.option === key);
       return run ? this.runLabel(run) : t('compare.run.label', { label: t(`compare.div.${key}`) });
@@ -449,9 +455,13 @@ class AttnTrainCompare extends AttnElement {
         return xs.map((_, i) => (col && i < col.length ? col[i] : null));
       });
       c.setData([xs, ...ys]);
+      // A diverged run: a rule and an ✕ at its step, in its colour (its curve has gaps from there: NaN is never drawn).
+      c.setMarks(diverged.map((r) => ({ x: r.diverged, color: r.color, label: `✕ ${int(r.diverged)}` })));
       DIVISORS.forEach(([k], i) => c.show(i + 1, cmp.runs.some((r) => r.option === k)));
     }
     this.axisNote.textContent = t('compare.axis');
+    this.divergedNote.hidden = diverged.length === 0;
+    this.divergedNote.textContent = diverged.map((r) => t('compare.chart.diverged', { label: this.runLabel(r), step: int(r.diverged) })).join(' ');
   }
 
   renderTable() {
@@ -465,13 +475,14 @@ class AttnTrainCompare extends AttnElement {
     tb.body.replaceChildren(...cmp.runs.map((run) => {
       const ev = run.eval;
       const cell = (key, text, raw) => h('td', { dataset: { col: key, ...(raw !== undefined && raw !== null ? { value: String(raw) } : {}) }, text });
-      return h('tr', { dataset: { div: run.option, state: run.failed ? 'failed' : run.finished ? 'done' : 'running' } },
+      return h('tr', { dataset: { div: run.option, state: runState(run), ...(run.diverged ? { diverged: String(run.diverged) } : {}) } },
         h('th', { scope: 'row', text: this.runLabel(run) }),
         cell('value', run.divisorValue ? num(run.divisorValue, 6) : DASH, run.divisorValue || null),
         cell('initLoss', run.init ? fixed(run.init.loss, 4) : DASH, run.init?.loss),
         cell('loss', ev ? fixed(ev.loss, 4) : DASH, ev?.loss),
         cell('accuracy', ev ? percent(ev.accuracy) : DASH, ev?.accuracy),
-        cell('stepsTo90', !run.finished ? DASH : run.stepsTo90 ? int(run.stepsTo90) : t('compare.never'), run.finished ? run.stepsTo90 : null),
+        cell('stepsTo90', !run.finished ? DASH : run.diverged ? t('compare.diverged', { step: int(run.diverged) })
+          : run.stepsTo90 ? int(run.stepsTo90) : t('compare.never'), run.finished && !run.diverged ? run.stepsTo90 : null),
         cell('steps', int(run.stepsDone), run.stepsDone));
     }));
   }
@@ -491,6 +502,9 @@ class AttnTrainCompare extends AttnElement {
     this.renderAll();
   }
 }
+
+/** A run's state for data-state: 'failed', 'diverged', 'done' or 'running'. */
+const runState = (run) => (run.failed ? 'failed' : run.diverged ? 'diverged' : run.finished ? 'done' : 'running');
 
 /** The legend's key: a short line in the divisor's colour (dashed like its curve). */
 function keySwatch(color, dash) {

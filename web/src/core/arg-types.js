@@ -13,23 +13,21 @@
 /** The longest text any option takes (a divisor, a task, a file name, an array name). */
 export const MAX_TEXT = 4096;
 
-const typeName = (x) => (x === null ? 'null' : Array.isArray(x) ? 'array'
-  : ArrayBuffer.isView(x) ? x.constructor.name : x instanceof ArrayBuffer ? 'ArrayBuffer' : typeof x);
+const typeName = (x) => (x === null ? 'null' : Array.isArray(x) ? 'array' : ArrayBuffer.isView(x) ? x.constructor.name : typeof x);
 
+// Kept short: this module is in every embedded widget's first load.
 const WORDS = {
-  number: 'a number', string: 'a string', numbers: 'an array of numbers (or a Float64Array or Float32Array)',
-  bytes: 'an ArrayBuffer or a Uint8Array', object: 'an object of options', boolean: 'true or false',
+  number: 'a number', string: 'a string', numbers: 'an array of numbers', bytes: 'an ArrayBuffer or a Uint8Array',
+  object: 'an object', boolean: 'a boolean',
 };
 
-/** The Error for `argument` not being `expected` (a key of WORDS). */
-export function typeError(argument, expected, x, extra = {}) {
-  const got = typeName(x);
-  const what = extra.max !== undefined ? `a string of at most ${extra.max} characters` : WORDS[expected];
-  const shown = extra.max !== undefined ? `${x.length} characters` : Array.isArray(x) ? `${x.length} items` : got;
-  const message = expected === 'files' ? `give one file (q and k together) or two (q, then k), got ${shown}`
-    : `${argument} must be ${what}, got ${shown}`;
-  return Object.assign(new Error(message),
-    { argument, kind: 'type', params: { expected, got, ...extra } });
+/** The Error for `argument` not being `expected` (a key of WORDS, or 'files'); max: a string's longest length. */
+export function typeError(argument, expected, x, max) {
+  const got = max ? `${x.length} characters` : typeName(x);
+  const message = expected === 'files' ? 'give one file (q and k together) or two (q, then k)'
+    : `${argument} must be ${max ? `at most ${max} characters` : WORDS[expected]}`;
+  return Object.assign(new Error(`${message}, got ${got}`),
+    { argument, kind: 'type', params: max ? { expected, got, max } : { expected, got } });
 }
 
 export function requireNumber(name, x) {
@@ -44,7 +42,7 @@ export function requireBoolean(name, x) {
 
 export function requireString(name, x, max = MAX_TEXT) {
   if (typeof x !== 'string') throw typeError(name, 'string', x);
-  if (x.length > max) throw typeError(name, 'string', x, { max });
+  if (x.length > max) throw typeError(name, 'string', x, max);
   return x;
 }
 
@@ -52,7 +50,7 @@ export function requireString(name, x, max = MAX_TEXT) {
 export function requireNumbers(name, xs) {
   if (xs instanceof Float64Array || xs instanceof Float32Array) return xs;
   if (!Array.isArray(xs)) throw typeError(name, 'numbers', xs);
-  for (const x of xs) if (typeof x !== 'number') throw typeError(name, 'numbers', xs, { item: typeName(x) });
+  for (const x of xs) if (typeof x !== 'number') throw typeError(name, 'numbers', xs);
   return xs;
 }
 

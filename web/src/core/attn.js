@@ -11,7 +11,7 @@
 //
 import { coreErrorOf } from './rpc.js';
 import {
-  requireBytes, requireNumber, requireNumbers, requireObject, requireOptions, requireString, typeError,
+  requireBytes, requireNumber, requireNumbers, requireObject, requireString, typeError,
 } from './arg-types.js';
 
 // Usage: const attn = createAttn(await loadModule('explain')); attn.softmaxStats([14, 10, 12], 8)
@@ -41,6 +41,11 @@ function withAlloc(M, sizes, fn) {
 // is allocated (arg-types.js): a string is not an array of scores ("1012"
 // would be read as [1, 0, 1, 2]), and a number where the core wants a string
 // leaks the strings Embind had already converted.
+
+/** Each field of o must be a number (named by its key). */
+function requireNumberFields(o) {
+  for (const k in o) requireNumber(k, o[k]);
+}
 
 function toF64(xs) {
   return xs instanceof Float64Array ? xs : Float64Array.from(xs);
@@ -88,7 +93,7 @@ function resolveDivisor(M, text, dk) {
  * @returns {Float32Array} length m
  */
 function sampleScoreRow(M, dk, m, seed) {
-  for (const [name, x] of [['dk', dk], ['m', m], ['seed', seed]]) requireNumber(name, x);
+  requireNumberFields({ dk, m, seed });
   // The core's limits, from the shape alone, before the row's buffer exists.
   check(M.checkScoreRow(dk, m));
   return withAlloc(M, [m * 4], (sp) => {
@@ -104,14 +109,13 @@ function sampleScoreRow(M, dk, m, seed) {
 function attentionForward(M, { q, k, v, n, m, dk, dv, divisor }) {
   // Only the benchmarks' module has it (cpp/wasm/attention_bindings.cpp): no widget calls it.
   if (typeof M.attentionForward !== 'function') throw new Error('this core module has no attention forward (it is in the benchmarks\' module)');
-  for (const [name, x] of [['n', n], ['m', m], ['dk', dk], ['dv', dv], ['divisor', divisor]]) requireNumber(name, x);
+  requireNumberFields({ n, m, dk, dv, divisor });
   for (const [name, x] of [['q', q], ['k', k], ['v', v]]) requireNumbers(name, x);
   // The core's limits, from the shapes alone, before any buffer exists.
   check(M.checkAttentionShape(n, m, dk, dv));
   const Q = toF32(q), K = toF32(k), V = toF32(v);
+  // (checkAttentionShape has refused any n, m, dk, dv that is not a whole number from 1.)
   const sizes = [n * dk, m * dk, m * dv, n * m, n * dv];
-  if (!sizes.every((x) => Number.isInteger(x) && x >= 1))
-    throw new Error(`n, m, dk and dv must be positive integers, got ${n}, ${m}, ${dk}, ${dv}`);
   if (Q.length !== sizes[0] || K.length !== sizes[1] || V.length !== sizes[2])
     throw new Error(`q, k, v must hold n*dk, m*dk, m*dv = ${sizes.slice(0, 3).join(', ')} numbers`);
   return withAlloc(M, sizes.map((x) => x * 4), (qp, kp, vp, wp, op) => {
@@ -143,7 +147,7 @@ function openSession(s, status) {
 function session(id) {
   requireNumber('session', id);
   const s = sessions.get(id);
-  if (!s) throw Object.assign(new Error(`no Monte Carlo session ${id}`), { argument: 'session', kind: 'state', params: {} });
+  if (!s) throw new Error(`no Monte Carlo session ${id}`);
   return s;
 }
 
@@ -163,7 +167,8 @@ function closeSession(id) {
  * @returns {number} a session id for satDraw / satClose
  */
 function satOpen(M, opts) {
-  const { dk, m, seed } = requireOptions('options', opts, { dk: 'number', m: 'number', seed: 'number' });
+  const { dk, m, seed } = requireObject('options', opts);
+  requireNumberFields({ dk, m, seed });
   const d = toF64(requireNumbers('divisors', opts.divisors));
   return withAlloc(M, [d.length * 8], (dp) => {
     M.HEAPF64.set(d, dp / 8);
@@ -205,8 +210,8 @@ function satDraw(M, id, rows) {
  */
 const QK_DEFAULTS = { dk: 64, divisor: 8, rho: 0, sigmaQ: 1, sigmaK: 1, seed: 0, bins: 64 };
 function qkOpen(M, opts = {}) {
-  requireObject('options', opts);
-  const o = requireOptions('options', { ...QK_DEFAULTS, ...opts }, Object.fromEntries(Object.keys(QK_DEFAULTS).map((k) => [k, 'number'])));
+  const o = { ...QK_DEFAULTS, ...requireObject('options', opts) };
+  requireNumberFields(o);
   const s = new M.QkSession();
   return openSession(s, s.configure(o));
 }

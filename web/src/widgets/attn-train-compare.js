@@ -17,7 +17,7 @@
 // the controls, a host still starts with el.start() and stops with el.stop().
 import { t } from '../i18n.js';
 import { DASH, decimals, fixed, int, num, percent } from '../format.js';
-import { dataTable, h, setFieldError } from '../dom.js';
+import { dataTable, h, setFieldError, svgEl } from '../dom.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { loadErrorStrings } from '../core/errors.js';
 import { createChart } from './chart.js';
@@ -147,10 +147,13 @@ class AttnTrainCompare extends AttnElement {
     this.status = h('p', { class: 'train-status', id: I('status'), role: 'status', dataset: { state: 'idle' } });
     this.runList = h('ul', { class: 'train-runs', id: I('runs') });
     this.charts = CHARTS.map((spec) => {
+      const marks = [];  // the diverged runs' [{x, color, label}], drawn by divergenceMarks
       const c = createChart({
         height: 190, yRange: spec.yRange,
         series: DIVISORS.map(([, color, dash]) => ({ color, dash })),
+        overlay: (g, f) => divergenceMarks(g, f, marks),
       });
+      c.marks = marks;
       c.el.id = I(`chart-${spec.key}`);
       return { ...spec, c };
     });
@@ -433,7 +436,7 @@ class AttnTrainCompare extends AttnElement {
   renderCharts() {
     const cmp = this.cmp;
     const diverged = cmp ? cmp.runs.filter((r) => r.diverged) : [];
-    if (!cmp) for (const { c } of this.charts) c.setMarks([]);
+    if (!cmp) for (const { c } of this.charts) c.marks.length = 0;
     const labels = DIVISORS.map(([key]) => {
       const run = cmp?.runs.find((r) => r.option === key);
       return run ? this.runLabel(run) : t('compare.run.label', { label: t(`compare.div.${key}`) });
@@ -454,9 +457,10 @@ class AttnTrainCompare extends AttnElement {
         const col = run?.data[column];
         return xs.map((_, i) => (col && i < col.length ? col[i] : null));
       });
-      c.setData([xs, ...ys]);
       // A diverged run: a rule and an ✕ at its step, in its colour (its curve has gaps from there: NaN is never drawn).
-      c.setMarks(diverged.map((r) => ({ x: r.diverged, color: r.color, label: `✕ ${int(r.diverged)}` })));
+      c.marks.splice(0, Infinity, ...diverged.map((r) => ({ x: r.diverged, color: r.color, label: `✕ ${int(r.diverged)}` })));
+      c.el.dataset.marks = c.marks.map((m) => m.x).join(',');
+      c.setData([xs, ...ys]);
       DIVISORS.forEach(([k], i) => c.show(i + 1, cmp.runs.some((r) => r.option === k)));
     }
     this.axisNote.textContent = t('compare.axis');
@@ -500,6 +504,21 @@ class AttnTrainCompare extends AttnElement {
     this.renderControls();
     this.renderButton();
     this.renderAll();
+  }
+}
+
+/** Dashed rules at the diverged runs' steps, each with "✕ step" beside it on the side with room. */
+function divergenceMarks(g, f, marks) {
+  g.replaceChildren();
+  for (const m of marks) {
+    if (!(m.x >= f.xLo && m.x <= f.xHi)) continue;
+    const px = Math.round(f.sx(m.x)) + 0.5;
+    const color = f.palette[m.color] ?? f.palette.fg;
+    const right = px + 4 + 7 * m.label.length <= f.x1;  // about 7 px a character at 12 px
+    const text = svgEl('text', { x: right ? px + 4 : px - 4, y: f.y0 + 2, fill: color, 'font-weight': 700,
+      'text-anchor': right ? 'start' : 'end', 'dominant-baseline': 'hanging' });
+    text.textContent = m.label;
+    g.append(svgEl('path', { d: `M${px},${f.y0}V${f.y1}`, fill: 'none', stroke: color, 'stroke-width': 1.5, 'stroke-dasharray': '4 3' }), text);
   }
 }
 

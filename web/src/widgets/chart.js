@@ -1,7 +1,6 @@
 // The widgets' charts, drawn as SVG by this module (uPlot alone was 23.6 kB
 // gzip of an embedded widget's 80 kB budget): log and linear axes, lines,
-// points and bars, a dashed vertical marker (the current d_k), labelled
-// marks (a diverged run's step), and width that
+// points and bars, a dashed vertical marker (the current d_k), and width that
 // follows the container. Colours are the stylesheet's custom properties as
 // they resolve where the chart is (readColors: light, dark, a host's theme),
 // written as presentation attributes: the CSP forbids style attributes, and an
@@ -84,6 +83,7 @@ function extent(arrays, log) {
  * @param {number} [o.height]
  * @param {(x: number) => string} [o.xFormat] tick labels for a linear x axis
  * @param {string} [o.xName] the x column's name in the CSV export (default "x")
+ * @param {(g: SVGGElement, f: {x0, x1, y0, y1, xLo, xHi, sx, palette}) => void} [o.overlay] draws into g after each draw
  */
 export function createChart(o) {
   const H = o.height ?? 220;
@@ -108,9 +108,9 @@ export function createChart(o) {
     return p;
   });
   const markerPath = svgEl('path', { fill: 'none', 'stroke-width': 1.5, 'stroke-dasharray': '4 3' });
-  // Labelled marks (a diverged run: a rule and "✕ step" in its series' colour).
-  const marksGroup = svgEl('g', { 'font-weight': 700 });
-  root.append(grid, labels, ...paths, markerPath, marksGroup);
+  // What a widget draws over the plot itself (o.overlay: the training comparison's divergence marks).
+  const overlay = svgEl('g');
+  root.append(grid, labels, ...paths, markerPath, overlay);
   plot.append(root);
 
   const widths = o.series.map((s) => s.width ?? 2);
@@ -118,7 +118,6 @@ export function createChart(o) {
   let legendLabels = o.series.map((s) => s.label ?? '');
   let data = null; // the last non-empty [xs, ...ys]
   let marker = null;
-  let marks = []; // [{x, color, label}]
   let W = 0;
   let xs = null; // the current x scale (the marker reuses it)
   let frame = null; // {x0, x1, y0, y1, xLo, xHi}
@@ -219,27 +218,10 @@ export function createChart(o) {
       p.setAttribute('d', d);
     });
     drawMarker();
-  }
-
-  function drawMarks() {
-    const f = frame;
-    marksGroup.replaceChildren();
-    if (!f) return;
-    for (const m of marks) {
-      if (!finite(m.x) || m.x < f.xLo || m.x > f.xHi) continue;
-      const px = Math.round(xs(m.x)) + 0.5;
-      const color = palette[m.color] ?? palette.fg;
-      const rule = svgEl('path', { d: `M${px},${f.y0}V${f.y1}`, fill: 'none', stroke: color, 'stroke-width': 1.5, 'stroke-dasharray': '4 3' });
-      // The label beside the rule, on the side with room (about 7 px a character).
-      const right = px + 4 + 7 * m.label.length <= f.x1;
-      const text = svgEl('text', { x: right ? px + 4 : px - 4, y: f.y0 + 2, fill: color, 'text-anchor': right ? 'start' : 'end', 'dominant-baseline': 'hanging' });
-      text.textContent = m.label;
-      marksGroup.append(rule, text);
-    }
+    o.overlay?.(overlay, { ...frame, sx, palette });
   }
 
   function drawMarker() {
-    drawMarks();
     const f = frame;
     if (!f || !finite(marker) || marker < f.xLo || marker > f.xHi) {
       markerPath.setAttribute('display', 'none');
@@ -307,12 +289,6 @@ export function createChart(o) {
     /** Draw a vertical dashed line at x (null: none). */
     setMarker(x) {
       marker = x;
-      drawMarker();
-    },
-    /** Labelled vertical rules: [{x, color (a palette name), label}] ([] for none). */
-    setMarks(next) {
-      marks = next;
-      fig.dataset.marks = marks.map((m) => m.x).join(',');
       drawMarker();
     },
     /** Visible title, the plot's accessible name and the legend labels (after a language change). */

@@ -490,3 +490,122 @@ test('the form lines up: every label, input and hint of a row aligned, at 1280 a
     await page.close();
   }
 });
+
+// A diverging run (issue 14, class 5): SGD at lr 1 with d_k 16 and one head,
+// rates inside the documented range: the run without scaling diverges (at the
+// step the core reports in Node), √d_k trains. The diverged run is marked on
+// every curve at its step (a rule and an ✕, and a sentence under the chart),
+// its card, the summary and the status say it diverged and why, in English
+// and in Chinese; its NaN metrics are gaps (each line draws only its finite
+// points), it stops stepping there, and its exports keep NaN as the CLI does
+// (nan in CSV, null in JSON) with the diverged step. The healthy run has no mark.
+test('a diverging run: marked on the curves at its step, said in its card and the summary, gaps not zeros, exports with nan',
+  { timeout: TIMEOUT }, async () => {
+    const options = { ...DEFAULT_OPTIONS, dk: 16, heads: 1, optimizer: 'sgd', lr: 1 };
+    const s = new core.TrainSession();
+    s.configure({ ...options, divisor: '1' });
+    s.step(200);
+    const d = s.divergedAt();
+    s.delete();
+    const healthy = new core.TrainSession();
+    healthy.configure({ ...options, divisor: 'sqrt' });
+    healthy.step(200);
+    assert.equal(healthy.divergedAt(), 0, '√d_k trains');
+    healthy.delete();
+    assert.ok(d > 5 && d < 200, `the run without scaling diverges, at step ${d}`);
+
+    const page = await open('lang=en&dk=16&heads=1&opt=sgd&lr=1&steps=200&div=sqrt,1&seed=0');
+    await page.click('#lab-start');
+    await waitState(page, 'done', 120_000);
+    assert.deepEqual(await page.$$eval('.lab-run', (els) => els.map((e) => [e.dataset.state, e.dataset.diverged ?? null])),
+      [['done', null], ['diverged', String(d)]]);
+    const [healthySteps, divergedSteps] = await stepsDone(page);
+    assert.equal(healthySteps, 200);
+    assert.ok(divergedSteps >= d && divergedSteps < d + 50 && divergedSteps < 200, `stopped at ${divergedSteps}, diverged at ${d}`);
+    const result = await page.textContent('#lab-run-1 .lab-run-result');
+    assert.match(result, new RegExp(`^Diverged at step ${d}: the loss, a logit or a gradient norm is no longer finite, so the run stopped there .* A smaller learning rate may train\\.`));
+    assert.doesNotMatch(result, /Never reached|Held-out/);
+    assert.doesNotMatch(await page.textContent('#lab-run-0 .lab-run-result'), /[Dd]iverged/);
+    const summary = await page.$$eval('#lab-summary li', (li) => li.map((x) => x.textContent));
+    assert.match(summary[1], new RegExp(`^1 \\(no scaling\\): diverged at step ${d}: .*a smaller learning rate may train\\.$`));
+    assert.doesNotMatch(summary.join(' '), /1 \(no scaling\): never reached/);
+    assert.match(await page.textContent('#lab-status'), /1 diverged \(see the run\)\./);
+
+    // Every chart: the mark at step d, said under it and in its accessible name; the lines draw their finite points only.
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('.lab-chart')).every((f) => f.dataset.points === '41'));
+    const charts = await page.$$eval('.lab-chart', (fs) => fs.map((f) => ({
+      id: f.id, diverged: f.dataset.diverged, drawn: f.dataset.drawn, note: f.querySelector('.lab-chart-marks').textContent,
+      hidden: f.querySelector('.lab-chart-marks').hidden, name: f.querySelector('.lab-chart-plot').getAttribute('aria-label'),
+    })));
+    assert.equal(charts.length, 6);
+    const json = JSON.parse((await downloadOf(page, '#lab-run-1 [data-export="json"]')).bytes.toString());
+    const col = (name) => json.columns.indexOf(name);
+    for (const c of charts) {
+      assert.equal(c.diverged, String(d), c.id);
+      assert.equal(c.hidden, false, c.id);
+      assert.equal(c.note, `✕ 1 (no scaling) diverged at step ${d}`, c.id);
+      assert.match(c.name, new RegExp(`1 \\(no scaling\\) diverged at step ${d}: its line ends there\\.$`), c.id);
+    }
+    // Points drawn by the diverged run's loss and accuracy lines: its logged steps with a finite value (all before d).
+    const finiteBefore = json.rows.filter((r) => r[0] < d).length;
+    for (const [id, name] of [['lab-chart-loss', 'loss'], ['lab-chart-accuracy', 'accuracy']]) {
+      const drawn = charts.find((c) => c.id === id).drawn.split(',').map(Number);
+      assert.equal(drawn[0], 1 + 200 / 5, `${id}: √d_k draws every logged step`);
+      assert.equal(drawn[1], json.rows.filter((r) => r[col(name)] !== null).length, `${id}: only finite points`);
+      assert.equal(drawn[1], finiteBefore, `${id}: nothing from step ${d} on`);
+    }
+    // JSON: null where the metric is NaN (from step d on, as the CLI), the diverged step, no evaluation.
+    assert.equal(json.diverged, d);
+    assert.equal(json.eval, null);
+    for (const r of json.rows) assert.equal(r.slice(1).every((v) => v !== null), r[0] < d, `step ${r[0]}`);
+    assert.ok(json.rows.at(-1).slice(1).every((v) => v === null));
+    // CSV: nan, and the CLI's key,value block with the diverged step.
+    const csv = (await downloadOf(page, '#lab-run-1 [data-export="csv"]')).bytes.toString();
+    const [table, tail] = csv.trimEnd().split('\n\n');
+    assert.equal(tail, `key,value\ndiverged,${d}`);
+    const lines = table.split('\n').slice(1).map((l) => l.split(','));
+    assert.equal(lines.length, json.rows.length);
+    for (const l of lines.filter((x) => Number(x[0]) >= d)) assert.ok(l.includes('nan') && !l.includes('NaN'), l.join(','));
+    assert.ok(lines.at(-1).slice(1).every((x) => x === 'nan'));
+    // The healthy run's CSV has no such block.
+    assert.doesNotMatch((await downloadOf(page, '#lab-run-0 [data-export="csv"]')).bytes.toString(), /diverged|nan/);
+    // The charts' data table: a dash, never 0, for the NaN metrics.
+    await page.click('#lab-data-summary');
+    const lastRow = await page.$$eval('#lab-data-tables table[data-option="1"] tbody tr:last-child td', (tds) => tds.map((td) => td.textContent));
+    assert.ok(lastRow.every((x) => x === '—'), lastRow.join(' '));
+
+    fs.mkdirSync(path.join(ROOT, 'build/screenshots'), { recursive: true });
+    await page.screenshot({ path: path.join(ROOT, 'build/screenshots/lab-diverged-1280-en.png'), fullPage: true });
+    await page.locator('.lab-charts').screenshot({ path: path.join(ROOT, 'build/screenshots/lab-diverged-charts-1280-en.png') });
+    // No heatmap capture after the divergence (its weights are NaN): the last one is before step d.
+    assert.ok(Number((await page.textContent('#lab-run-1 .lab-heat figcaption')).match(/\d+/)[0]) < d);
+
+    // 简体中文: the same marks and sentences.
+    await page.selectOption('#lang-select', 'zh');
+    assert.match(await page.textContent('#lab-run-1 .lab-run-result'),
+      new RegExp(`^在第 ${d} 步发散：损失、某个 logit 或某个梯度范数不再是有限数，运行在此停止.*较小的学习率也许能训练。`));
+    assert.match((await page.$$eval('#lab-summary li', (li) => li.map((x) => x.textContent)))[1], new RegExp(`在第 ${d} 步发散`));
+    assert.match(await page.textContent('#lab-status'), /1 个发散/);
+    for (const note of await page.$$eval('.lab-chart-marks', (ps) => ps.map((p) => p.textContent)))
+      assert.match(note, new RegExp(`^✕ \\S.*：第 ${d} 步发散$`));
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(ROOT, 'build/screenshots/lab-diverged-375-zh.png'), fullPage: true });
+    await page.locator('#lab-chart-loss').screenshot({ path: path.join(ROOT, 'build/screenshots/lab-diverged-chart-375-zh.png') });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `sideways scroll of ${overflow} px at 375 px`);
+    assert.deepEqual(browser.problems, []);
+    await page.close();
+  });
+
+test('a healthy comparison has no divergence mark', { timeout: TIMEOUT }, async () => {
+  const page = await open('lang=en&dk=16&heads=1&opt=sgd&lr=0.05&steps=60&div=sqrt,1&seed=0');
+  await page.click('#lab-start');
+  await waitState(page, 'done', 120_000);
+  assert.deepEqual(await page.$$eval('.lab-run', (els) => els.map((e) => e.dataset.state)), ['done', 'done']);
+  assert.deepEqual(await page.$$eval('.lab-chart', (fs) => fs.map((f) => f.dataset.diverged ?? '')), Array(6).fill(''));
+  assert.deepEqual(await page.$$eval('.lab-chart-marks', (ps) => ps.map((p) => p.hidden)), Array(6).fill(true));
+  assert.doesNotMatch(await page.textContent('main'), /[Dd]iverged/);
+  assert.deepEqual(browser.problems, []);
+  await page.close();
+});

@@ -15,11 +15,11 @@ import { serveStatic } from './static-server.mjs';
 
 const EMBED_DIR = path.join(WEB, 'dist', 'embed');
 
-function hostPage(embedOrigin, { metaCsp = null, attrs = '' } = {}) {
+function hostPage(embedOrigin, { metaCsp = null, attrs = '', settings = 'dk="16" steps="60" divisors="1,sqrt"' } = {}) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title>
 ${metaCsp ? `<meta http-equiv="Content-Security-Policy" content="${metaCsp}">` : ''}</head><body>
 <h1>A host page</h1>
-<attn-train-compare dk="16" steps="60" divisors="1,sqrt"${attrs}></attn-train-compare>
+<attn-train-compare ${settings}${attrs}></attn-train-compare>
 <script type="module" src="${embedOrigin}/attnlab.js"></script></body></html>`;
 }
 
@@ -159,4 +159,93 @@ test('bad settings typed into the widget: the core\'s errors as sentences next t
     await embed.stop();
     await host.stop();
   }
+});
+
+// A diverging run in the widget (issue 14, class 5): SGD at lr 1.1 with d_k 64
+// (inside the documented range) makes the run without scaling diverge while
+// √d_k trains. The diverged run's curves end with a marked rule (✕ and its
+// step) and a sentence under the charts, its line in the run list and its row
+// in the table say it diverged, in English and in Chinese; the loss line
+// draws only its finite points; the healthy run has no mark.
+test('a diverging run: marked on the curves, said in its line, the table and the status, in both languages', async () => {
+  const embed = await serveStatic({ dir: EMBED_DIR, headers: () => ({ 'Access-Control-Allow-Origin': '*' }) });
+  const host = await serveStatic({ pages: { '/favicon.ico': '', '/': hostPage(embed.origin, {
+    settings: 'dk="64" steps="100" divisors="1,sqrt" optimizer="sgd" lr="1.1"' }) } });
+  const browser = await launch(host.origin);
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(host.origin + '/');
+    await page.waitForFunction(() => document.querySelector('attn-train-compare')?.shadowRoot?.querySelector('.attn-root'));
+    assert.equal(await page.evaluate(() => document.querySelector('attn-train-compare').start()), true);
+    await page.waitForFunction(() => ['done', 'failed', 'invalid'].includes(
+      document.querySelector('attn-train-compare').shadowRoot.querySelector('.attn-root').dataset.run), null, { timeout: 60_000 });
+    const read = () => page.evaluate(() => {
+      const root = document.querySelector('attn-train-compare').shadowRoot;
+      return {
+        run: root.querySelector('.attn-root').dataset.run,
+        status: root.querySelector('.train-status').textContent,
+        rows: [...root.querySelectorAll('table.data-table tbody tr')].map((tr) => ({
+          div: tr.dataset.div, state: tr.dataset.state, diverged: tr.dataset.diverged ?? null,
+          stepsTo90: tr.querySelector('td[data-col="stepsTo90"]').textContent,
+          steps: Number(tr.querySelector('td[data-col="steps"]').dataset.value),
+          loss: tr.querySelector('td[data-col="loss"]').textContent,
+        })),
+        lines: [...root.querySelectorAll('.train-runs li')].map((li) => [li.dataset.state, li.querySelector('.run-text').textContent]),
+        marks: [...root.querySelectorAll('.uchart')].map((f) => f.dataset.marks ?? ''),
+        markLabels: [...root.querySelectorAll('.uchart-svg > g:last-of-type text')].map((x) => x.textContent),
+        note: root.querySelector('.train-diverged').hidden ? null : root.querySelector('.train-diverged').textContent,
+        // The loss chart's line of ÷1 (the first series): one M or L per point it draws.
+        lossPoints: (root.querySelectorAll('.uchart')[0].querySelectorAll('.uchart-svg > path')[1].getAttribute('d').match(/[ML]/g) ?? []).length,
+      };
+    });
+    const w = await read();
+    assert.equal(w.run, 'done', JSON.stringify(w));
+    const [one, sqrt] = w.rows;
+    assert.equal(one.div, '1');
+    assert.equal(one.state, 'diverged');
+    const d = Number(one.diverged);
+    assert.ok(d >= 2 && d < 100, `diverged at ${d}`);
+    assert.ok(one.steps >= d && one.steps < 100, `÷1 stopped at ${one.steps}`);
+    assert.equal(one.stepsTo90, `diverged at step ${d}`);
+    assert.equal(one.loss, '—', 'no evaluation of a diverged model, and no invented number');
+    assert.deepEqual([sqrt.div, sqrt.state, sqrt.diverged, sqrt.steps], ['sqrt', 'done', null, 100]);
+    assert.equal(w.lines[0][0], 'diverged');
+    assert.match(w.lines[0][1], new RegExp(`^diverged at step ${d}: the loss, a logit or a gradient norm is no longer finite, so it stopped there; a smaller learning rate may train$`));
+    assert.doesNotMatch(w.lines[1][1], /diverged/);
+    assert.match(w.status, /1 of them diverged \(marked ✕ on the curves\)\./);
+    assert.deepEqual(w.marks, [String(d), String(d)], 'both charts mark the step');
+    assert.deepEqual(w.markLabels, [`✕ ${d}`, `✕ ${d}`]);
+    assert.match(w.note, new RegExp(`^✕ ÷ 1 \\(unscaled\\) diverged at step ${d}: its curve stops there\.$`));
+    // Logged at step 1 and every 5: the loss line draws the steps before d, none after.
+    assert.equal(w.lossPoints, 1 + Math.floor((d - 1) / 5), `${w.lossPoints} points drawn`);
+
+    await page.evaluate(() => document.querySelector('attn-train-compare').setAttribute('lang', 'zh'));
+    await page.waitForFunction(() => /发散/.test(document.querySelector('attn-train-compare').shadowRoot.querySelector('.train-diverged').textContent));
+    const z = await read();
+    assert.equal(z.rows[0].stepsTo90, `第 ${d} 步发散`);
+    assert.match(z.lines[0][1], new RegExp(`^在第 ${d} 步发散：损失、某个 logit 或某个梯度范数不再是有限数，运行在此停止；较小的学习率也许能训练$`));
+    assert.match(z.status, /其中 1 个发散（曲线上以 ✕ 标出）。/);
+    assert.match(z.note, new RegExp(`^✕ ÷ 1\\S*：在第 ${d} 步发散，它的曲线在那里结束。$`));
+    fs.mkdirSync(path.join(WEB, '..', 'build', 'screenshots'), { recursive: true });
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForTimeout(200);
+      await page.locator('attn-train-compare').screenshot({ path: path.join(WEB, '..', 'build', 'screenshots', `train-compare-diverged-${width}-zh.png`) });
+    }
+    assert.deepEqual(browser.problems.filter((p) => !p.includes(`request to another origin: ${embed.origin}/`)), []);
+  } finally {
+    await browser.close();
+    await embed.stop();
+    await host.stop();
+  }
+});
+
+test('a healthy comparison in the widget has no divergence mark', async () => {
+  const r = await runOnHost({
+    csp: (e) => `default-src 'self'; script-src 'self' ${e} 'wasm-unsafe-eval'; style-src 'self'; worker-src blob: ${e}; connect-src ${e}`,
+    cspAs: 'meta', start: 'method',
+  });
+  checkOutcome(r);
+  assert.ok(r.w.runLines.every((l) => !/diverged/.test(l)), r.w.runLines.join(' | '));
+  assert.ok(r.w.rows.every((row) => row.state === 'done'));
 });

@@ -112,3 +112,50 @@ test('a bad option fails the run with the core\'s message and argument', async (
   assert.equal(f.argument, 'optimizer');
   assert.match(f.error, /optimi[sz]er/i);
 });
+
+// A diverging run (issue 14, class 5): the ops stop it at the batch where it
+// diverged (no step after it is wasted), say so in 'done' (diverged: the
+// session's step, eval null: its weights are no longer finite), and its rows
+// from that step on hold NaN where the CLI prints null; a healthy run says diverged 0.
+test('a diverging run stops at its batch and reports the step; its metrics after it are NaN', async () => {
+  const DIVERGING = { ...OPTIONS, dk: 16, heads: 1, batch: 8, optimizer: 'sgd', logEvery: 1 };
+  for (const [lr, divisor] of [[10, 'sqrt'], [3, '1'], [10, 'qknorm']]) {
+    const options = { ...DIVERGING, lr, divisor };
+    const { ops, events, until } = makeOps();
+    await ops.init('simd');
+    const steps = 5000;
+    await ops.start({ runId: 9, options, steps, mapEvery: steps + 1, evalSamples: 64, keep: false });
+    await until((e) => e.runId === 9 && (e.event === 'done' || e.event === 'failed'));
+    const done = events.find((e) => e.event === 'done');
+    assert.ok(done, `lr ${lr}, ${divisor}: done`);
+    // The step a TrainSession stepped directly reports.
+    const M = await loadWasm('lab', 'simd');
+    const s = new M.TrainSession();
+    s.configure(options);
+    s.step(60);
+    const d = s.divergedAt();
+    s.delete();
+    assert.ok(d >= 2 && d <= 60, `lr ${lr}, ${divisor}: diverged at ${d}`);
+    assert.equal(done.diverged, d, `lr ${lr}, ${divisor}`);
+    assert.equal(done.eval, null);
+    const rows = events.filter((e) => e.event === 'rows');
+    const last = rows.at(-1).stepsDone;
+    assert.ok(last >= d && last < d + 50, `stopped within the batch of step ${d}, at ${last} of ${steps}`);
+    const cols = events[0].columns;
+    const flat = rows.flatMap((r) => [...r.rows]);
+    for (let i = 0; i < flat.length; i += cols.length) {
+      const step = flat[i];
+      const values = flat.slice(i + 1, i + cols.length);
+      // From the diverged step on some metric is NaN (what the CLI prints as null); before it, none.
+      assert.equal(values.every(Number.isFinite), step < d, `step ${step}: ${values}`);
+    }
+    assert.ok(flat.slice(-cols.length + 1).every(Number.isNaN), 'the last row: every metric NaN');
+  }
+  const { ops, events, until } = makeOps();
+  await ops.init('simd');
+  await ops.start({ runId: 4, options: OPTIONS, steps: 30, mapEvery: 31, evalSamples: 64, keep: false });
+  await until((e) => e.runId === 4 && e.event === 'done');
+  const done = events.find((e) => e.event === 'done');
+  assert.equal(done.diverged, 0);
+  assert.ok(Number.isFinite(done.eval.accuracy));
+});

@@ -7,8 +7,15 @@
 // "train_converged" once the run has learned), whose rate is steps/s.
 
 import { coreErrorOf } from '../core/rpc.js';
+import { requireNumber, requireObject, requireString } from '../core/arg-types.js';
 
 export function measureCase(M, c, { samples = 15, warmup = 3, minSeconds = 0.02 } = {}) {
+  // Types checked before Embind sees them (core/arg-types.js); the core checks the ranges.
+  requireObject('case', c);
+  requireString('kernel', c.kernel);
+  requireNumber('n', c.n);
+  requireNumber('d', c.d);
+  for (const [name, x] of [['samples', samples], ['warmup', warmup], ['minSeconds', minSeconds]]) requireNumber(name, x);
   const run = (iters) => {
     const r = M.benchRun(c.kernel, c.n, c.d, iters);
     if (r.error) throw coreErrorOf(r);  // its argument, kind and params reach the page (core/errors.js)

@@ -10,6 +10,9 @@
 // the memory, which replaces the underlying buffer and detaches old views.
 //
 import { coreErrorOf } from './rpc.js';
+import {
+  requireBytes, requireNumber, requireNumbers, requireObject, requireString, typeError,
+} from './arg-types.js';
 
 // Usage: const attn = createAttn(await loadModule('explain')); attn.softmaxStats([14, 10, 12], 8)
 
@@ -35,18 +38,13 @@ function withAlloc(M, sizes, fn) {
 }
 
 // The wrapper checks its callers' types before anything reaches the core or
-// is allocated: a string is not an array of scores ("1012" would be read as
-// [1, 0, 1, 2]), and a number where the core wants a string leaks the strings
-// Embind had already converted.
-function requireNumbers(name, xs) {
-  if (!(Array.isArray(xs) || (ArrayBuffer.isView(xs) && !(xs instanceof DataView))))
-    throw Object.assign(new Error(`${name} must be an array of numbers`), { argument: name });
-}
-function requireString(name, x) {
-  if (typeof x !== 'string') throw Object.assign(new Error(`${name} must be a string`), { argument: name });
-}
-function requireNumber(name, x) {
-  if (typeof x !== 'number') throw Object.assign(new Error(`${name} must be a number`), { argument: name });
+// is allocated (arg-types.js): a string is not an array of scores ("1012"
+// would be read as [1, 0, 1, 2]), and a number where the core wants a string
+// leaks the strings Embind had already converted.
+
+/** Each field of o must be a number (named by its key). */
+function requireNumberFields(o) {
+  for (const k in o) requireNumber(k, o[k]);
 }
 
 function toF64(xs) {
@@ -84,8 +82,9 @@ function softmaxStats(M, scores, divisor) {
  * @returns {{value: number, label: string}}
  */
 function resolveDivisor(M, text, dk) {
+  requireString('divisor', text);
   requireNumber('dk', dk);
-  const r = check(M.resolveDivisor(String(text), dk));
+  const r = check(M.resolveDivisor(text, dk));
   return { value: r.value, label: r.label };
 }
 
@@ -94,7 +93,7 @@ function resolveDivisor(M, text, dk) {
  * @returns {Float32Array} length m
  */
 function sampleScoreRow(M, dk, m, seed) {
-  for (const [name, x] of [['dk', dk], ['m', m], ['seed', seed]]) requireNumber(name, x);
+  requireNumberFields({ dk, m, seed });
   // The core's limits, from the shape alone, before the row's buffer exists.
   check(M.checkScoreRow(dk, m));
   return withAlloc(M, [m * 4], (sp) => {
@@ -110,14 +109,13 @@ function sampleScoreRow(M, dk, m, seed) {
 function attentionForward(M, { q, k, v, n, m, dk, dv, divisor }) {
   // Only the benchmarks' module has it (cpp/wasm/attention_bindings.cpp): no widget calls it.
   if (typeof M.attentionForward !== 'function') throw new Error('this core module has no attention forward (it is in the benchmarks\' module)');
-  for (const [name, x] of [['n', n], ['m', m], ['dk', dk], ['dv', dv], ['divisor', divisor]]) requireNumber(name, x);
+  requireNumberFields({ n, m, dk, dv, divisor });
   for (const [name, x] of [['q', q], ['k', k], ['v', v]]) requireNumbers(name, x);
   // The core's limits, from the shapes alone, before any buffer exists.
   check(M.checkAttentionShape(n, m, dk, dv));
   const Q = toF32(q), K = toF32(k), V = toF32(v);
+  // (checkAttentionShape has refused any n, m, dk, dv that is not a whole number from 1.)
   const sizes = [n * dk, m * dk, m * dv, n * m, n * dv];
-  if (!sizes.every((x) => Number.isInteger(x) && x >= 1))
-    throw new Error(`n, m, dk and dv must be positive integers, got ${n}, ${m}, ${dk}, ${dv}`);
   if (Q.length !== sizes[0] || K.length !== sizes[1] || V.length !== sizes[2])
     throw new Error(`q, k, v must hold n*dk, m*dk, m*dv = ${sizes.slice(0, 3).join(', ')} numbers`);
   return withAlloc(M, sizes.map((x) => x * 4), (qp, kp, vp, wp, op) => {
@@ -147,6 +145,7 @@ function openSession(s, status) {
 }
 
 function session(id) {
+  requireNumber('session', id);
   const s = sessions.get(id);
   if (!s) throw new Error(`no Monte Carlo session ${id}`);
   return s;
@@ -167,8 +166,10 @@ function closeSession(id) {
  * @param {{dk: number, m: number, seed: number, divisors: number[]}} opts  divisors resolved, e.g. [1, 2, 8, 64]
  * @returns {number} a session id for satDraw / satClose
  */
-function satOpen(M, { dk, m, seed, divisors }) {
-  const d = toF64(divisors);
+function satOpen(M, opts) {
+  const { dk, m, seed } = requireObject('options', opts);
+  requireNumberFields({ dk, m, seed });
+  const d = toF64(requireNumbers('divisors', opts.divisors));
   return withAlloc(M, [d.length * 8], (dp) => {
     M.HEAPF64.set(d, dp / 8);
     const s = new M.SaturationSession();
@@ -184,6 +185,7 @@ function satOpen(M, { dk, m, seed, divisors }) {
  */
 function satDraw(M, id, rows) {
   const s = session(id);
+  requireNumber('rows', rows);
   if (rows > 0) check(s.draw(rows));
   const n = s.divisors;
   return withAlloc(M, [n.length * 6 * 8], (op) => {
@@ -206,9 +208,12 @@ function satDraw(M, id, rows) {
  * @param {{dk, divisor, rho, sigmaQ, sigmaK, seed, bins}} opts  divisor is a number
  * @returns {number} a session id for qkDraw / qkClose
  */
-function qkOpen(M, opts) {
+const QK_DEFAULTS = { dk: 64, divisor: 8, rho: 0, sigmaQ: 1, sigmaK: 1, seed: 0, bins: 64 };
+function qkOpen(M, opts = {}) {
+  const o = { ...QK_DEFAULTS, ...requireObject('options', opts) };
+  requireNumberFields(o);
   const s = new M.QkSession();
-  return openSession(s, s.configure({ dk: 64, divisor: 8, rho: 0, sigmaQ: 1, sigmaK: 1, seed: 0, bins: 64, ...opts }));
+  return openSession(s, s.configure(o));
 }
 
 /**
@@ -217,6 +222,7 @@ function qkOpen(M, opts) {
  */
 function qkDraw(M, id, count) {
   const s = session(id);
+  requireNumber('samples', count);
   if (count > 0) check(s.draw(count));
   const { summary } = check(s.summary());
   // The views point into wasm memory: copy them before the next call.
@@ -225,6 +231,8 @@ function qkDraw(M, id, count) {
 
 /** One-shot Monte Carlo: open, draw `samples`, return the summary, close. */
 function qkSummary(M, opts, samples) {
+  requireObject('options', opts);
+  requireNumber('samples', samples);
   const id = qkOpen(M, { bins: 1, ...opts });
   try {
     return qkDraw(M, id, samples).summary;
@@ -256,13 +264,13 @@ function buildInfo(M) {
  * @returns {object} the report, the same JSON as `attnlab check` prints
  */
 function checkTensors(M, files, options = {}) {
-  if (!Array.isArray(files) || files.length < 1 || files.length > 2)
-    throw new Error('give one file (q and k together) or two (q, then k)');
+  if (!Array.isArray(files) || files.length < 1 || files.length > 2) throw typeError('files', 'files', files);
   for (const f of files) {
+    requireObject('files', f);
     if (f.name !== undefined) requireString('name', f.name);
-    if (!(f.bytes instanceof ArrayBuffer || ArrayBuffer.isView(f.bytes)))
-      throw Object.assign(new Error('bytes must be an ArrayBuffer or a typed array'), { argument: 'bytes' });
+    requireBytes('bytes', f.bytes);
   }
+  requireObject('options', options);
   for (const key of ['divisor', 'format', 'q', 'k']) if (options[key] !== undefined) requireString(key, options[key]);
   if (options.sequences !== undefined) requireNumber('sequences', options.sequences);
   const views = files.map((f) => (f.bytes instanceof Uint8Array ? f.bytes : new Uint8Array(f.bytes)));

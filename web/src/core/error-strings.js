@@ -57,6 +57,14 @@ defineStrings('coreerr', {
     'arg.optimizer': 'The optimizer',
     'arg.format': 'The file format',
     'arg.value': 'This value',
+    // The JS wrappers' own arguments (core/arg-types.js).
+    'arg.divisor': 'The divisor',
+    'arg.name': 'The file name',
+    'arg.bytes': 'The file’s contents',
+    'arg.files': 'The files',
+    'arg.options': 'The options',
+    'arg.evalSamples': 'The number of evaluation samples',
+    'arg.mapEvery': 'The heatmap interval',
     // Which file a checker error is about.
     'file.file': 'The file',
     'file.q': 'The data for q',
@@ -78,6 +86,15 @@ defineStrings('coreerr', {
     'divisor.text': 'The divisor must be a number such as 8 or 0.5 (greater than 0, at most {hi}), or “sqrt” for √dₖ, or “dk” for dₖ.',
     'divisor.textQknorm': 'The divisor must be a number such as 8 or 0.5 (greater than 0, at most {hi}), “sqrt” for √dₖ, “dk” for dₖ, or “qknorm”.',
     choice: '{name} must be one of: {choices}.',
+    // A JS caller's wrong type (core/arg-types.js): a page's own bug, or a script's.
+    'type.number': '{name} must be a number.',
+    'type.string': '{name} must be text.',
+    'type.long': '{name} must be text of at most {max} characters.',
+    'type.numbers': '{name} must be a list of numbers.',
+    'type.bytes': '{name} must be the bytes of a file (an ArrayBuffer or a Uint8Array).',
+    'type.object': '{name} must be a set of named options.',
+    'type.boolean': '{name} must be true or false.',
+    'type.files': 'Give one file (q and k together) or two (q, then k).',
     file_empty: '{file} is empty.',
     file_size: '{file} is {size}, more than the checker’s limit of {limit}.',
     name: 'An array name must be 1 to 64 characters without spaces, commas or quotes.',
@@ -150,10 +167,10 @@ defineStrings('coreerr', {
     'arg.heads': '头数',
     'arg.d_model': 'd_model',
     'arg.dModel': 'd_model',
-    'arg.count': 'The number of values',
-    'arg.size': 'The file’s size in bytes',
-    'arg.size2': 'The second file’s size in bytes',
-    'arg.logEvery': 'The logging interval',
+    'arg.count': '值的个数',
+    'arg.size': '文件的字节数',
+    'arg.size2': '第二个文件的字节数',
+    'arg.logEvery': '记录间隔',
     'arg.batch': '批大小',
     'arg.lr': '学习率',
     'arg.log_every': '记录间隔',
@@ -165,6 +182,13 @@ defineStrings('coreerr', {
     'arg.optimizer': '优化器',
     'arg.format': '文件格式',
     'arg.value': '这个值',
+    'arg.divisor': '除数',
+    'arg.name': '文件名',
+    'arg.bytes': '文件内容',
+    'arg.files': '文件',
+    'arg.options': '选项',
+    'arg.evalSamples': '评估样本数',
+    'arg.mapEvery': '热图间隔',
     'file.file': '该文件',
     'file.q': 'q 的数据',
     'file.k': 'k 的数据',
@@ -184,6 +208,14 @@ defineStrings('coreerr', {
     'divisor.text': '除数必须是一个数，如 8 或 0.5（大于 0，不超过 {hi}），或 “sqrt”（即 √dₖ），或 “dk”（即 dₖ）。',
     'divisor.textQknorm': '除数必须是一个数，如 8 或 0.5（大于 0，不超过 {hi}），或 “sqrt”（即 √dₖ）、“dk”（即 dₖ）、“qknorm”。',
     choice: '{name}必须是以下之一：{choices}。',
+    'type.number': '{name}必须是一个数。',
+    'type.string': '{name}必须是文本。',
+    'type.long': '{name}最多只能有 {max} 个字符。',
+    'type.numbers': '{name}必须是一组数。',
+    'type.bytes': '{name}必须是一个文件的字节（ArrayBuffer 或 Uint8Array）。',
+    'type.object': '{name}必须是一组带名称的选项。',
+    'type.boolean': '{name}必须是 true 或 false。',
+    'type.files': '请给一个文件（同时包含 q 和 k）或两个文件（先 q 后 k）。',
     file_empty: '{file}是空的。',
     file_size: '{file}大小为 {size}，超过了检查器的上限 {limit}。',
     name: '数组名必须是 1 到 64 个字符，不含空格、逗号或引号。',
@@ -281,6 +313,9 @@ export function sentenceKey(argument, kind, p = {}) {
       if (v < p.lo) return 'coreerr.divisor.tiny';
       return 'coreerr.divisor.high';
     }
+    case 'type':
+      return p.max !== undefined ? 'coreerr.type.long'
+        : ['number', 'string', 'numbers', 'bytes', 'object', 'boolean', 'files'].includes(p.expected) ? `coreerr.type.${p.expected}` : 'coreerr.generic';
     case 'dim':
       return `coreerr.dim.${p.dim === 'heads' || p.dim === 'rows' ? p.dim : 'dk'}`;
     case 'missing_array':

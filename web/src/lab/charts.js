@@ -4,7 +4,7 @@
 // accessible name; the numbers are in the data table under the charts.
 import uPlot from 'uplot';
 import { h } from '../dom.js';
-import { powerOfTen } from '../format.js';
+import { num, powerOfTen } from '../format.js';
 import { onSchemeChange, readColors } from '../colors.js';
 
 const FONT = '12px system-ui, sans-serif';
@@ -27,10 +27,58 @@ function logValues(_u, splits) {
 
 const NAMES = ['muted', 'line'];
 
+// Linear tick labels as uPlot writes them, or as 8 × 10¹⁹ once they reach
+// 10⁵ (a loss on its way to diverging), which fits the axis.
+function linValues(_u, splits) {
+  const big = (splits ?? []).some((v) => v != null && Math.abs(v) >= 1e5);
+  return (splits ?? []).map((v) => (v == null ? null : big ? num(v, 2) : uPlot.fmtNum(v)));
+}
+
+// The y axis as wide as its longest label (at least 52 px): a run's loss
+// before it diverges can reach 10⁶ and more, whose labels 52 px would cut.
+function yAxisSize(u, values, axisIdx, cycleNum) {
+  const axis = u.axes[axisIdx];
+  if (cycleNum > 1) return axis._size;
+  const longest = (values ?? []).reduce((a, v) => (v != null && String(v).length > a.length ? String(v) : a), '');
+  u.ctx.font = axis.font?.[0] ?? FONT;
+  return Math.max(52, Math.ceil(axis.ticks.size + axis.gap + u.ctx.measureText(longest).width / (devicePixelRatio || 1)));
+}
+
+// A diverged run's mark: a dashed vertical rule in its colour at the step it
+// diverged, an ✕ and the step at its top; the sentence is under the plot.
+function drawMarks(u, marks, palette) {
+  const { ctx, bbox } = u;
+  const px = devicePixelRatio || 1;
+  ctx.save();
+  ctx.font = `bold ${12 * px}px system-ui, sans-serif`;
+  ctx.textBaseline = 'top';
+  for (const m of marks) {
+    const x = Math.round(u.valToPos(m.step, 'x', true));
+    if (!(x >= bbox.left - 1 && x <= bbox.left + bbox.width + 1)) continue;
+    const color = palette(`slot-${m.slot}`);
+    ctx.strokeStyle = color;
+    ctx.fillStyle = color;
+    ctx.lineWidth = 1.5 * px;
+    ctx.setLineDash([4 * px, 3 * px]);
+    ctx.beginPath();
+    ctx.moveTo(x, bbox.top);
+    ctx.lineTo(x, bbox.top + bbox.height);
+    ctx.stroke();
+    const label = `✕ ${m.step}`;
+    const w = ctx.measureText(label).width;
+    // Beside the rule, on the side with room.
+    ctx.fillText(label, x + 3 * px + w > bbox.left + bbox.width ? x - 3 * px - w : x + 3 * px, bbox.top + 2 * px);
+  }
+  ctx.restore();
+}
+
 function chart(spec, runs) {
   const title = h('figcaption', { class: 'lab-chart-title', id: `lab-chart-${spec.key}-title` });
   const plot = h('div', { class: 'lab-chart-plot', role: 'img', 'aria-describedby': 'lab-data-summary' });
-  const fig = h('figure', { class: 'lab-chart', id: `lab-chart-${spec.key}`, dataset: { points: '0' } }, title, plot);
+  const note = h('p', { class: 'lab-chart-marks', hidden: true });
+  const fig = h('figure', { class: 'lab-chart', id: `lab-chart-${spec.key}`, dataset: { points: '0' } }, title, plot, note);
+  let marks = [];  // [{step, slot, text}] of the diverged runs
+  let name = '';
   // Colours as they apply where the chart is (a shadow root when embedded), read when placed.
   let colors = {};
   const palette = (name) => colors[name] ?? '#888888';
@@ -49,9 +97,10 @@ function chart(spec, runs) {
     axes: [
       { stroke: () => palette('muted'), font: FONT, size: 30, grid: { stroke: () => palette('line'), width: 1 },
         ticks: { stroke: () => palette('line') } },
-      { stroke: () => palette('muted'), font: FONT, size: 52, grid: { stroke: () => palette('line'), width: 1 },
-        ticks: { stroke: () => palette('line') }, ...(spec.log ? { values: logValues, incrs: [1, 2, 3, 4, 5, 10, 20, 50] } : {}) },
+      { stroke: () => palette('muted'), font: FONT, size: yAxisSize, grid: { stroke: () => palette('line'), width: 1 },
+        ticks: { stroke: () => palette('line') }, ...(spec.log ? { values: logValues, incrs: [1, 2, 3, 4, 5, 10, 20, 50] } : { values: linValues }) },
     ],
+    hooks: { draw: [(u) => drawMarks(u, marks, palette)] },
     series: [{}, ...runs.map((r) => ({
       stroke: () => palette(`slot-${r.slot}`), width: 2, points: { show: false }, spanGaps: false,
       ...(r.dash ? { dash: r.dash } : {}),
@@ -82,15 +131,29 @@ function chart(spec, runs) {
     setData(data) {
       const n = data[0].length;
       fig.dataset.points = String(n);
+      // The points each line draws (a NaN or a non-positive value on a log chart is a gap, never 0).
+      fig.dataset.drawn = data.slice(1).map((ys) => ys.filter((y) => y !== null).length).join(',');
       if (n === 0) return;
       // A log chart with no positive value yet has nothing to lay out: wait for one.
       if (spec.log && !data.slice(1).some((ys) => ys.some((y) => y !== null))) return;
       u.setData(data, true);
       hasData = true;
     },
-    setLabels(text, name) {
+    setLabels(text, accessibleName) {
       title.textContent = text;
-      plot.setAttribute('aria-label', name);
+      name = accessibleName;
+      plot.setAttribute('aria-label', [name, ...marks.map((m) => m.name)].join(''));
+    },
+    /** The diverged runs' marks ([{step, slot, text, name}]); redrawn if they changed. */
+    setMarks(next) {
+      const key = (ms) => ms.map((m) => `${m.step}|${m.slot}|${m.text}`).join(',');
+      if (key(next) === key(marks)) return;
+      marks = next;
+      fig.dataset.diverged = marks.map((m) => m.step).join(',');
+      note.hidden = marks.length === 0;
+      note.replaceChildren(...marks.map((m) => h('span', { class: `slot-${m.slot}`, text: m.text })));
+      plot.setAttribute('aria-label', [name, ...marks.map((m) => m.name)].join(''));
+      if (hasData) u.redraw(false, false);
     },
     get hasData() {
       return hasData;
@@ -109,8 +172,13 @@ function chart(spec, runs) {
  * The comparison's charts for `runs` ({slot, dash, data: {column: number[]}}).
  * @returns {{el, update(), setLabels(fn), destroy()}}
  */
-export function createCharts(runs) {
+export function createCharts(runs, { markText = () => ({ text: '', name: '' }) } = {}) {
   const charts = CHARTS.map((spec) => chart(spec, runs));
+  // markText(run) -> {text, name}: the sentence under each chart and in its accessible name.
+  const setMarks = () => {
+    const marks = runs.filter((r) => r.diverged).map((r) => ({ step: r.diverged, slot: r.slot, ...markText(r) }));
+    for (const c of charts) c.setMarks(marks);
+  };
   const el = h('div', { class: 'lab-charts' }, charts.map((c) => c.fig));
   return {
     el,
@@ -132,9 +200,11 @@ export function createCharts(runs) {
         });
         c.setData([xs.slice(), ...ys]);
       }
+      setMarks();
     },
     /** labels(spec) -> [title, accessible name] */
     setLabels(labels) {
+      setMarks();
       for (const c of charts) c.setLabels(...labels(c.spec));
     },
     destroy() {

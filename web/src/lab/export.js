@@ -1,14 +1,24 @@
 // A run's metrics as files: CSV (the core's column names as the header, one
 // logged row per line, every number as JavaScript prints a double: the
 // shortest text that reads back to the same value) and JSON (the same rows
-// plus the configuration, the init checkpoint and the held-out evaluation).
+// plus the configuration, the init checkpoint, the held-out evaluation and
+// the step the run diverged at).
 
-/** CSV text: header = the core's columns, then one line per logged row. */
+// A metric that is not a number (every metric of a diverged step) as the CLI
+// writes it: nan in CSV, null in JSON (JSON.stringify's own), never 0.
+const csvNumber = (x) => (Number.isNaN(x) ? 'nan' : x === Infinity ? 'inf' : x === -Infinity ? '-inf' : String(x));
+
+/**
+ * CSV text: header = the core's columns, then one line per logged row; a
+ * diverged run ends, as the CLI's CSV does, with a blank line and
+ * key,value / diverged,<step>.
+ */
 export function runCsv(run) {
   const cols = run.columns;
   const n = run.data.step.length;
   const lines = [cols.join(',')];
-  for (let i = 0; i < n; i++) lines.push(cols.map((c) => String(run.data[c][i])).join(','));
+  for (let i = 0; i < n; i++) lines.push(cols.map((c) => csvNumber(run.data[c][i])).join(','));
+  if (run.diverged) lines.push('', 'key,value', `diverged,${run.diverged}`);
   return lines.join('\n') + '\n';
 }
 
@@ -24,6 +34,8 @@ export function runJson(run, config) {
     columns: run.columns,
     rows: Array.from({ length: n }, (_, i) => run.columns.map((c) => run.data[c][i])),
     stepsTo90: run.finished ? run.stepsTo90 : null,
+    // The step the run diverged at (its rows from there on are null), as the CLI's summary has it.
+    diverged: run.diverged || null,
     eval: run.eval ?? null,
   }, null, 1);
 }

@@ -25,7 +25,7 @@ import { Pool, CORES } from '../train/pool.js';
 import { createForm } from './form.js';
 import { Comparison } from '../train/comparison.js';
 import { createCharts } from './charts.js';
-import { RunCards } from './run-cards.js';
+import { RunCards, divisorLabel } from './run-cards.js';
 import { renderInit, renderDataTables, renderLegend, renderSummary } from './readouts.js';
 import { createScrubber } from './scrubber.js';
 import { snapshotNpz } from './npz.js';
@@ -155,7 +155,12 @@ async function startComparison(clickAt) {
   const cmp = new Comparison(plan, pool, { workers, clickAt });
   page.cmp = cmp;
   page.cards = new RunCards(cmp, { onExport: exportRun });
-  page.charts = createCharts(cmp.runs);
+  page.charts = createCharts(cmp.runs, {
+    markText: (r) => ({
+      text: t('lab.chart.diverged', { label: divisorLabel(r), step: int(r.diverged) }),
+      name: t('lab.chart.divergedName', { label: divisorLabel(r), step: int(r.diverged) }),
+    }),
+  });
   chartsHost.replaceChildren(page.charts.el);
   runsHost.replaceChildren(...page.cards.els);
   cmp.on(onComparison);
@@ -255,8 +260,10 @@ function setStatus(key) {
   if (key === 'done') {
     params.seconds = decimals(cmp.totalMs / 1000, 1);
     params.failed = cmp.runs.filter((r) => r.failed).length;
+    params.diverged = cmp.runs.filter((r) => r.diverged).length;
   }
-  status.textContent = t(`lab.status.${key}`, params) + (key === 'done' && params.failed ? ' ' + t('lab.status.someFailed', params) : '');
+  status.textContent = t(`lab.status.${key}`, params) + (key === 'done' && params.failed ? ' ' + t('lab.status.someFailed', params) : '')
+    + (key === 'done' && params.diverged ? t('lab.status.someDiverged', params) : '');
 }
 
 // ---- drawing (coalesced to one frame; at most twice a second under reduced motion) ----

@@ -75,8 +75,9 @@ export function renderLegend(legend, charts, cmp) {
 /** What the comparison shows, in words: each finished run against √d_k, and the time taken. */
 export function renderSummary(el, cmp) {
   const done = cmp.runs.filter((r) => r.finished);
-  const ref = done.find((r) => r.option === 'sqrt');
+  const ref = done.find((r) => r.option === 'sqrt' && !r.diverged);
   const lines = done.map((r) => {
+    if (r.diverged) return t('lab.sum.diverged', { label: divisorLabel(r), step: int(r.diverged) });
     const acc = fixed(100 * r.eval.accuracy, 1);
     if (!r.stepsTo90) return t('lab.sum.never', { label: divisorLabel(r), steps: int(cmp.plan.steps), acc });
     if (ref && ref !== r && ref.stepsTo90)

@@ -71,7 +71,8 @@ export class RunCards {
   /** A run's state as the card shows it ('running', 'done', 'failed'), and its error. */
   setState(run) {
     const c = this.cards.get(run);
-    c.el.dataset.state = run.failed ? 'failed' : run.finished ? 'done' : 'running';
+    c.el.dataset.state = run.failed ? 'failed' : run.diverged ? 'diverged' : run.finished ? 'done' : 'running';
+    if (run.diverged) c.el.dataset.diverged = String(run.diverged);
     if (run.failed) c.error.textContent = readerError(run.failedError ?? { message: run.failed });
   }
 
@@ -83,14 +84,22 @@ export class RunCards {
     c.stepText.textContent = t('lab.run.step', { done: int(run.stepsDone), total: int(steps) }) +
       (pace ? ' · ' + t('lab.run.pace', { rate: int(Math.round(pace.rate)), left: int(Math.ceil(pace.left)) }) : '');
     const L = run.latest;
-    if (L && run.columns) {
+    if (run.diverged) {
+      c.readout.textContent = t('lab.run.divergedReadout', { step: int(run.stepsDone) });
+    } else if (L && run.columns) {
       const at = (name) => L[run.columns.indexOf(name)];
       c.readout.textContent = t('lab.run.readout', {
         step: int(at('step')), loss: num(at('loss'), 3), acc: fixed(100 * at('accuracy'), 1),
         entropy: num(at('attn_entropy'), 3), correct: fixed(100 * at('attn_correct'), 1),
       });
     }
-    if (run.finished) {
+    if (run.diverged) {
+      // No evaluation (the weights are not finite): the step, why, and what may help.
+      c.result.textContent = [
+        t('lab.run.diverged', { step: int(run.diverged) }),
+        t('lab.run.time', { seconds: fixed(run.busyMs / 1000, 1), rate: fixed((1000 * run.stepsDone) / run.busyMs, 0) }),
+      ].join(' ');
+    } else if (run.finished) {
       c.result.textContent = [
         run.stepsTo90 ? t('lab.run.reached', { step: int(run.stepsTo90) }) : t('lab.run.never', { steps: int(steps) }),
         t('lab.run.eval', { acc: fixed(100 * run.eval.accuracy, 1), loss: num(run.eval.loss, 3), n: int(run.eval.samples) }),

@@ -124,7 +124,8 @@ export function mountSweep(section, { formValues }) {
       },
       done: (m) => {
         sw.runIds.delete(runId);
-        Object.assign(cell, { done: true, state: 'done', stepsTo90: m.stepsTo90, eval: m.eval });
+        // A diverged run stops at that step and has no evaluation (eval null).
+        Object.assign(cell, { done: true, state: m.diverged ? 'diverged' : 'done', stepsTo90: m.stepsTo90, eval: m.eval, diverged: m.diverged ?? 0 });
         scheduleRender();
         next(sw, worker);
       },
@@ -181,6 +182,7 @@ export function mountSweep(section, { formValues }) {
   function cellText(c) {
     if (c.error) return t('lab.sw.cell.failed', { message: readerError(c.errorFields ?? { message: c.error }) });
     if (!c.done) return c.state === 'running' ? t('lab.sw.cell.running', { pct: fixed((100 * (c.stepsDone ?? 0)) / sweep.steps, 0) }) : '…';
+    if (c.diverged) return t('lab.sw.cell.diverged', { step: int(c.diverged) });
     return t('lab.sw.cell', {
       acc: fixed(100 * c.eval.accuracy, 1),
       steps90: c.stepsTo90 ? t('lab.sw.cell.at', { step: int(c.stepsTo90) }) : t('lab.sw.cell.never'),
@@ -203,7 +205,8 @@ export function mountSweep(section, { formValues }) {
           return h('td', {
             dataset: {
               opt: o, dk: String(dk), div: d, state: c.state ?? 'queued',
-              ...(c.done ? { acc: String(c.eval.accuracy), steps90: String(c.stepsTo90) } : {}),
+              ...(c.done && !c.diverged ? { acc: String(c.eval.accuracy), steps90: String(c.stepsTo90) } : {}),
+              ...(c.diverged ? { diverged: String(c.diverged) } : {}),
             },
             text: cellText(c),
           });
@@ -215,7 +218,10 @@ export function mountSweep(section, { formValues }) {
     const { opts, dks, divs, cells } = sweep;
     const paras = [];
     for (const o of opts) {
-      const at = (dk, d) => cells.find((c) => c.opt === o && c.dk === dk && c.div === d && c.done);
+      // Finished cells that trained to the end; a diverged cell is said apart (it neither reached nor missed 90%).
+      const at = (dk, d) => cells.find((c) => c.opt === o && c.dk === dk && c.div === d && c.done && !c.diverged);
+      const divergedAt = (d) => dks.filter((dk) => cells.some((c) => c.opt === o && c.dk === dk && c.div === d && c.diverged));
+      const diverged = (d) => t('lab.sw.sum.diverged', { dks: dkList(divergedAt(d)) });
       const parts = [];
       if (divs.includes('sqrt')) {
         const reached = dks.filter((dk) => at(dk, 'sqrt')?.stepsTo90);
@@ -223,11 +229,12 @@ export function mountSweep(section, { formValues }) {
         if (reached.length || missed.length)
           parts.push(t(!missed.length ? 'lab.sw.sum.refAll' : reached.length ? 'lab.sw.sum.refSome' : 'lab.sw.sum.refNone',
             { reached: dkList(reached), missed: dkList(missed) }));
+        if (divergedAt('sqrt').length) parts.push(t('lab.sw.sum.div', { label: divHead('sqrt'), text: diverged('sqrt') }));
       }
       for (const d of divs.filter((x) => x !== 'sqrt')) {
         const reached = dks.filter((dk) => at(dk, d)?.stepsTo90);
         const missed = dks.filter((dk) => at(dk, d) && !at(dk, d).stepsTo90);
-        if (!reached.length && !missed.length) continue;
+        if (!reached.length && !missed.length && !divergedAt(d).length) continue;
         const bits = [];
         if (reached.length) {
           const ratios = reached.filter((dk) => at(dk, 'sqrt')?.stepsTo90).map((dk) => at(dk, d).stepsTo90 / at(dk, 'sqrt').stepsTo90);
@@ -237,6 +244,7 @@ export function mountSweep(section, { formValues }) {
         }
         if (missed.length)
           bits.push(t('lab.sw.sum.missed', { dks: dkList(missed), accs: missed.map((dk) => `${fixed(100 * at(dk, d).eval.accuracy, 1)}%`).join(', ') }));
+        if (divergedAt(d).length) bits.push(diverged(d));
         parts.push(t('lab.sw.sum.div', { label: divHead(d), text: bits.join(t('lab.sw.sum.join')) }));
       }
       if (parts.length) paras.push(h('p', {}, h('strong', { text: t(`lab.opt.${o}`) + t('lab.sw.sum.colon') }), parts.join(' ')));

@@ -20,7 +20,8 @@
 //   configured {init, columns, divisorValue, map}
 //   rows {rows: Float64Array, latest: Float64Array, stepsDone, busyMs, map?}
 //   paused {stepsDone}          (after the last batch: every earlier row has been posted)
-//   done {eval, stepsTo90, busyMs}
+//   done {eval, stepsTo90, busyMs, diverged}   diverged: the step the run diverged at (then it stops
+//                               there and eval is null: its weights are no longer finite), else 0
 //   failed {error, argument, kind, params}
 // A map is {step, weights: Float32Array [examples x heads x seq], labels: Int32Array, shape}.
 // Typed arrays are copied out of wasm memory (the core's views die at the
@@ -28,6 +29,28 @@
 import { loadModule } from '../core/loader.js';
 import { nextTask as rpcNextTask } from '../core/rpc.js';
 import { coreErrorOf, errorFields } from '../core/rpc.js';
+import {
+  requireBoolean, requireNumber, requireObject, requireOptions, requireString, typeError,
+} from '../core/arg-types.js';
+
+// TrainSession.configure()'s options (cpp/wasm/train_bindings.cpp TrainOptions):
+// every field, of its type, checked before Embind converts them (a number
+// where a string belongs threw half-way and leaked the struct and its strings).
+const TRAIN_OPTIONS = {
+  task: 'string', dk: 'number', heads: 'number', dModel: 'number', dv: 'number', divisor: 'string',
+  optimizer: 'string', lr: 'number', init: 'string', batch: 'number', seed: 'number', logEvery: 'number',
+};
+const trainOptionsOf = (o) => requireOptions('options', o, TRAIN_OPTIONS);
+
+/** A whole number of at least 1 that only this file uses (the core never sees it). */
+function requireCount(name, x) {
+  requireNumber(name, x);
+  if (!(Number.isSafeInteger(x) && x >= 1)) {
+    throw Object.assign(new Error(`${name} must be an integer in [1, ${Number.MAX_SAFE_INTEGER}], got ${x}`),
+      { argument: name, kind: 'range', params: { lo: 1, hi: Number.MAX_SAFE_INTEGER, value: x, integer: true } });
+  }
+  return x;
+}
 
 /** A worker's batch: one core call of about this long. */
 export const WORKER_TARGET_MS = 40;
@@ -74,8 +97,13 @@ export function createTrainOps(emit, options = {}) {
 
   function start({ runId, options, steps, mapEvery, evalSamples, keep }) {
     const s = new M.TrainSession();
-    const status = s.configure(options);
-    if (status.error) {
+    let status;
+    try {
+      status = s.configure(options);
+    } catch (e) {
+      status = e;  // not expected once the options are checked; the session must still go
+    }
+    if (status.error || status instanceof Error) {
       emit('failed', { runId, ...errorFields(status) });
       s.delete();
       return;
@@ -108,23 +136,33 @@ export function createTrainOps(emit, options = {}) {
     const rows = r.s.metrics(r.rowsSent).slice();
     r.rowsSent = r.s.rowCount();
     const latest = r.s.latest().slice();
+    // A diverged run stops here: every later step would be NaN too, and so
+    // would its attention maps (no capture: a heatmap of NaN would show invented weights).
+    const diverged = r.s.divergedAt();
     let map = null;
-    if (r.done >= r.nextMap || r.done >= r.steps) {
+    if (!diverged && (r.done >= r.nextMap || r.done >= r.steps)) {
       map = captureMap(r);
       r.nextMap = r.done + r.mapEvery;
     }
     emit('rows', { runId: r.id, rows, latest, stepsDone: r.done, busyMs: r.busyMs, map },
       [rows.buffer, latest.buffer, ...mapTransfer(map)]);
-    if (r.done >= r.steps) finish(r);
+    if (diverged > 0) finish(r, diverged);
+    else if (r.done >= r.steps) finish(r);
   }
 
-  function finish(r) {
+  function finish(r, diverged = 0) {
     r.finished = true;
+    if (diverged) {
+      // No evaluation: the weights are no longer finite, so it would only say NaN.
+      emit('done', { runId: r.id, stepsTo90: r.s.stepsTo90(), busyMs: r.busyMs, eval: null, diverged });
+      if (!r.keep) drop(r.id);
+      return;
+    }
     const t0 = performance.now();
     const ev = r.s.evaluate(r.evalSamples);
     r.busyMs += performance.now() - t0;
     if (ev.error) return fail(r, ev);
-    emit('done', { runId: r.id, stepsTo90: r.s.stepsTo90(), busyMs: r.busyMs, eval: ev.eval });
+    emit('done', { runId: r.id, stepsTo90: r.s.stepsTo90(), busyMs: r.busyMs, eval: ev.eval, diverged: 0 });
     if (!r.keep) drop(r.id);
   }
 
@@ -176,6 +214,7 @@ export function createTrainOps(emit, options = {}) {
 
   return {
     async init(build) {
+      requireString('build', build);
       loading ??= load(build);
       try {
         M = await loading;
@@ -189,10 +228,17 @@ export function createTrainOps(emit, options = {}) {
     },
     // One throwaway session: the core's message and argument for each options object.
     async validate(list) {
+      if (!Array.isArray(list)) throw typeError('options', 'object', list);
       await core();
       const s = new M.TrainSession();
       try {
         return list.map((options) => {
+          // A type error is this options object's verdict, in the same fields as the core's.
+          try {
+            options = trainOptionsOf(options);
+          } catch (e) {
+            return errorFields(e);
+          }
           const { error, argument, kind, params } = s.configure(options);
           return errorFields({ error, argument, kind, params });
         });
@@ -201,8 +247,11 @@ export function createTrainOps(emit, options = {}) {
       }
     },
     async referenceLr(optimizer, dk, dModel) {
+      requireString('optimizer', optimizer);
+      requireNumber('dk', dk);
+      requireNumber('dModel', dModel);
       await core();
-      const { error, argument, kind, params, lr } = M.trainReferenceLr(String(optimizer), dk, dModel);
+      const { error, argument, kind, params, lr } = M.trainReferenceLr(optimizer, dk, dModel);
       return { ...errorFields({ error, argument, kind, params }), lr };
     },
     // The core's own limits and the init checkpoint's pass band, so the page copies no number of the C++.
@@ -213,6 +262,7 @@ export function createTrainOps(emit, options = {}) {
     },
     // q and k of a fixed batch of the run, as it is now (before QK-LayerNorm), and its logits.
     async qk(runId, samples) {
+      requireNumber('samples', samples);
       await core();
       const r = runs.get(runId);
       if (!r) throw new Error('this run is no longer held by its worker');
@@ -224,13 +274,20 @@ export function createTrainOps(emit, options = {}) {
       };
     },
     async start(spec) {
+      let checked;
       try {
+        requireObject('spec', spec);
+        checked = {
+          runId: spec.runId, options: trainOptionsOf(spec.options), steps: requireCount('steps', spec.steps),
+          mapEvery: requireCount('mapEvery', spec.mapEvery), evalSamples: requireNumber('evalSamples', spec.evalSamples),
+          keep: requireBoolean('keep', spec.keep ?? false),
+        };
         await core();
       } catch (e) {
-        emit('failed', { runId: spec.runId, ...errorFields(e instanceof Error ? e : String(e)) });
+        emit('failed', { runId: spec?.runId, ...errorFields(e instanceof Error ? e : String(e)) });
         return;
       }
-      start(spec);
+      start(checked);
     },
     pause(runId) {
       const r = runs.get(runId);

@@ -17,7 +17,7 @@
 // the controls, a host still starts with el.start() and stops with el.stop().
 import { t } from '../i18n.js';
 import { DASH, decimals, fixed, int, num, percent } from '../format.js';
-import { dataTable, h, setFieldError } from '../dom.js';
+import { dataTable, h, setFieldError, svgEl } from '../dom.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { loadErrorStrings } from '../core/errors.js';
 import { createChart } from './chart.js';
@@ -147,14 +147,18 @@ class AttnTrainCompare extends AttnElement {
     this.status = h('p', { class: 'train-status', id: I('status'), role: 'status', dataset: { state: 'idle' } });
     this.runList = h('ul', { class: 'train-runs', id: I('runs') });
     this.charts = CHARTS.map((spec) => {
+      const marks = [];  // the diverged runs' [{x, color, label}], drawn by divergenceMarks
       const c = createChart({
         height: 190, yRange: spec.yRange,
         series: DIVISORS.map(([, color, dash]) => ({ color, dash })),
+        overlay: (g, f) => divergenceMarks(g, f, marks),
       });
+      c.marks = marks;
       c.el.id = I(`chart-${spec.key}`);
       return { ...spec, c };
     });
     this.axisNote = h('p', { class: 'axis-note' });
+    this.divergedNote = h('p', { class: 'axis-note train-diverged', hidden: true });
     this.table = dataTable(I('table'));
     this.table.details.addEventListener('toggle', () => this.renderTable());
 
@@ -164,7 +168,7 @@ class AttnTrainCompare extends AttnElement {
       controls, this.fixedNote,
       this.status, this.runList,
       h('div', { class: 'charts train-charts' }, this.charts.map((x) => x.c.el)),
-      this.axisNote,
+      this.axisNote, this.divergedNote,
       this.table.details);
 
     // ---- events ----
@@ -392,9 +396,11 @@ class AttnTrainCompare extends AttnElement {
     const cmp = this.cmp;
     const lr = cmp ? cmp.plan.auto ? t('compare.lrIsAuto', { lr: num(cmp.plan.lr, 3) }) : num(cmp.plan.lr, 3) : '';
     const params = cmp ? { n: cmp.runs.length, steps: int(cmp.plan.steps), lr } : {};
+    const diverged = cmp ? cmp.runs.filter((r) => r.diverged).length : 0;
     const p = this.phase;
     this.status.textContent = p === 'running' && cmp ? t('compare.status.running', params)
       : p === 'done' ? t('compare.status.done', { ...params, seconds: decimals(cmp.totalMs / 1000, 1) })
+        + (diverged ? t('compare.status.someDiverged', { diverged }) : '')
         : t(`compare.status.${p === 'running' ? 'idle' : p}`);
   }
 
@@ -411,6 +417,7 @@ class AttnTrainCompare extends AttnElement {
     this.runList.replaceChildren(...cmp.runs.map((run) => {
       let text;
       if (run.failed) text = t('compare.run.failed', { message: coreMessage(runError(run)) });
+      else if (run.diverged) text = t('compare.run.diverged', { step: int(run.diverged) });
       else if (run.finished) text = t('compare.run.done', { loss: num(run.eval.loss, 3), acc: percent(run.eval.accuracy) });
       else if (!run.stepsDone) text = t('compare.run.waiting');
       else {
@@ -420,7 +427,7 @@ class AttnTrainCompare extends AttnElement {
           : t('compare.run.running', { done: int(run.stepsDone), total });
       }
       const bar = h('progress', { class: run.color, max: cmp.plan.steps, value: run.stepsDone, 'aria-hidden': 'true' });
-      return h('li', { dataset: { div: run.option, steps: run.stepsDone, state: run.failed ? 'failed' : run.finished ? 'done' : 'running' } },
+      return h('li', { dataset: { div: run.option, steps: run.stepsDone, state: runState(run) } },
         keySwatch(run.color, run.dash), h('span', { class: 'run-label', text: this.runLabel(run) }), bar,
         h('span', { class: 'run-text', text }));
     }));
@@ -428,6 +435,8 @@ class AttnTrainCompare extends AttnElement {
 
   renderCharts() {
     const cmp = this.cmp;
+    const diverged = cmp ? cmp.runs.filter((r) => r.diverged) : [];
+    if (!cmp) for (const { c } of this.charts) c.marks.length = 0;
     const labels = DIVISORS.map(([key]) => {
       const run = cmp?.runs.find((r) => r.option === key);
       return run ? this.runLabel(run) : t('compare.run.label', { label: t(`compare.div.${key}`) });
@@ -448,10 +457,15 @@ class AttnTrainCompare extends AttnElement {
         const col = run?.data[column];
         return xs.map((_, i) => (col && i < col.length ? col[i] : null));
       });
+      // A diverged run: a rule and an ✕ at its step, in its colour (its curve has gaps from there: NaN is never drawn).
+      c.marks.splice(0, Infinity, ...diverged.map((r) => ({ x: r.diverged, color: r.color, label: `✕ ${int(r.diverged)}` })));
+      c.el.dataset.marks = c.marks.map((m) => m.x).join(',');
       c.setData([xs, ...ys]);
       DIVISORS.forEach(([k], i) => c.show(i + 1, cmp.runs.some((r) => r.option === k)));
     }
     this.axisNote.textContent = t('compare.axis');
+    this.divergedNote.hidden = diverged.length === 0;
+    this.divergedNote.textContent = diverged.map((r) => t('compare.chart.diverged', { label: this.runLabel(r), step: int(r.diverged) })).join(' ');
   }
 
   renderTable() {
@@ -465,13 +479,14 @@ class AttnTrainCompare extends AttnElement {
     tb.body.replaceChildren(...cmp.runs.map((run) => {
       const ev = run.eval;
       const cell = (key, text, raw) => h('td', { dataset: { col: key, ...(raw !== undefined && raw !== null ? { value: String(raw) } : {}) }, text });
-      return h('tr', { dataset: { div: run.option, state: run.failed ? 'failed' : run.finished ? 'done' : 'running' } },
+      return h('tr', { dataset: { div: run.option, state: runState(run), ...(run.diverged ? { diverged: String(run.diverged) } : {}) } },
         h('th', { scope: 'row', text: this.runLabel(run) }),
         cell('value', run.divisorValue ? num(run.divisorValue, 6) : DASH, run.divisorValue || null),
         cell('initLoss', run.init ? fixed(run.init.loss, 4) : DASH, run.init?.loss),
         cell('loss', ev ? fixed(ev.loss, 4) : DASH, ev?.loss),
         cell('accuracy', ev ? percent(ev.accuracy) : DASH, ev?.accuracy),
-        cell('stepsTo90', !run.finished ? DASH : run.stepsTo90 ? int(run.stepsTo90) : t('compare.never'), run.finished ? run.stepsTo90 : null),
+        cell('stepsTo90', !run.finished ? DASH : run.diverged ? t('compare.diverged', { step: int(run.diverged) })
+          : run.stepsTo90 ? int(run.stepsTo90) : t('compare.never'), run.finished && !run.diverged ? run.stepsTo90 : null),
         cell('steps', int(run.stepsDone), run.stepsDone));
     }));
   }
@@ -491,6 +506,24 @@ class AttnTrainCompare extends AttnElement {
     this.renderAll();
   }
 }
+
+/** Dashed rules at the diverged runs' steps, each with "✕ step" beside it on the side with room. */
+function divergenceMarks(g, f, marks) {
+  g.replaceChildren();
+  for (const m of marks) {
+    if (!(m.x >= f.xLo && m.x <= f.xHi)) continue;
+    const px = Math.round(f.sx(m.x)) + 0.5;
+    const color = f.palette[m.color] ?? f.palette.fg;
+    const right = px + 4 + 7 * m.label.length <= f.x1;  // about 7 px a character at 12 px
+    const text = svgEl('text', { x: right ? px + 4 : px - 4, y: f.y0 + 2, fill: color, 'font-weight': 700,
+      'text-anchor': right ? 'start' : 'end', 'dominant-baseline': 'hanging' });
+    text.textContent = m.label;
+    g.append(svgEl('path', { d: `M${px},${f.y0}V${f.y1}`, fill: 'none', stroke: color, 'stroke-width': 1.5, 'stroke-dasharray': '4 3' }), text);
+  }
+}
+
+/** A run's state for data-state: 'failed', 'diverged', 'done' or 'running'. */
+const runState = (run) => (run.failed ? 'failed' : run.diverged ? 'diverged' : run.finished ? 'done' : 'running');
 
 /** The legend's key: a short line in the divisor's colour (dashed like its curve). */
 function keySwatch(color, dash) {

@@ -83,6 +83,7 @@ function extent(arrays, log) {
  * @param {number} [o.height]
  * @param {(x: number) => string} [o.xFormat] tick labels for a linear x axis
  * @param {string} [o.xName] the x column's name in the CSV export (default "x")
+ * @param {(g: SVGGElement, f: {x0, x1, y0, y1, xLo, xHi, sx, palette}) => void} [o.overlay] draws into g after each draw
  */
 export function createChart(o) {
   const H = o.height ?? 220;
@@ -107,7 +108,9 @@ export function createChart(o) {
     return p;
   });
   const markerPath = svgEl('path', { fill: 'none', 'stroke-width': 1.5, 'stroke-dasharray': '4 3' });
-  root.append(grid, labels, ...paths, markerPath);
+  // What a widget draws over the plot itself (o.overlay: the training comparison's divergence marks).
+  const overlay = svgEl('g');
+  root.append(grid, labels, ...paths, markerPath, overlay);
   plot.append(root);
 
   const widths = o.series.map((s) => s.width ?? 2);
@@ -215,6 +218,7 @@ export function createChart(o) {
       p.setAttribute('d', d);
     });
     drawMarker();
+    o.overlay?.(overlay, { ...frame, sx, palette });
   }
 
   function drawMarker() {

@@ -1,6 +1,8 @@
 #include "attention_input.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -109,6 +111,7 @@ class Reader : public nlohmann::json_sax<Json> {
     if (depth_ == 1 && member_ < 3) return ++depth_, true;
     if (depth_ == 2) {
       m_[member_].open_row();
+      check_work();
       return ++depth_, true;
     }
     return scalar("an array");
@@ -118,6 +121,7 @@ class Reader : public nlohmann::json_sax<Json> {
     Matrix& x = m_[member_];
     if (depth_ == 3) {
       x.close_row();
+      check_work();
     } else {
       if (x.rows == 0) throw UsageError("input: \"" + std::string(x.name) + "\" must be a non-empty array of rows");
       x.done = true;
@@ -155,6 +159,18 @@ class Reader : public nlohmann::json_sax<Json> {
       return true;
     }
     return scalar("a number");
+  }
+  // The work n·m·(dk + dv) from what has arrived (a size not seen yet counts
+  // as 1): a lower bound, so a file past attn::limits::kMaxAttentionWork is
+  // refused while it is read, not after (check_attention_shape checks again).
+  void check_work() const {
+    const Matrix &q = m_[0], &k = m_[1], &v = m_[2];
+    const std::uint64_t n = std::max<std::size_t>(q.rows, 1), m = std::max({k.rows, v.rows, std::size_t{1}});
+    const std::uint64_t dk = std::max({q.cols, k.cols, std::size_t{1}}), dv = std::max<std::size_t>(v.cols, 1);
+    if (n * m * (dk + dv) > L::kMaxAttentionWork)
+      throw UsageError("input: n*m*(dk+dv) is at least " + str(n) + "*" + str(m) + "*(" + str(dk) + "+" + str(dv) +
+                       ") = " + std::to_string(n * m * (dk + dv)) + " multiply-adds, more than the limit of " +
+                       std::to_string(L::kMaxAttentionWork));
   }
   // A value where it does not belong, or an unread member's scalar.
   bool scalar(const char* what) {

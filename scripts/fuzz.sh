@@ -12,7 +12,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 secs="${1:-45}"
 [[ "$secs" =~ ^[0-9]+$ ]] || die "usage: scripts/fuzz.sh [SECONDS_PER_TARGET]"
 BUILD_FUZZ="$ROOT/build/fuzz"
-TARGETS=(npy npz csv json check_args attention)
+TARGETS=(npy npz csv json check_args attention cli_args)
 
 log "fuzz build (build/fuzz, clang++ -fsanitize=fuzzer,address,undefined)"
 command -v clang++ >/dev/null || die "clang++ is missing: run scripts/setup.sh"

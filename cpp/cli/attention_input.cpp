@@ -1,5 +1,7 @@
 #include "attention_input.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string_view>
 
@@ -110,6 +112,18 @@ class Reader {
 
  private:
   static constexpr int kDivisor = 3, kOther = 4;
+  // The work n·m·(dk + dv) from what has arrived (a size not seen yet counts
+  // as 1): a lower bound, so a file past attn::limits::kMaxAttentionWork is
+  // refused while it is read, not after (check_attention_shape checks again).
+  void check_work() const {
+    const Matrix &q = m_[0], &k = m_[1], &v = m_[2];
+    const std::uint64_t n = std::max<std::size_t>(q.rows, 1), m = std::max({k.rows, v.rows, std::size_t{1}});
+    const std::uint64_t dk = std::max({q.cols, k.cols, std::size_t{1}}), dv = std::max<std::size_t>(v.cols, 1);
+    if (n * m * (dk + dv) > L::kMaxAttentionWork)
+      throw UsageError("input: n*m*(dk+dv) is at least " + str(n) + "*" + str(m) + "*(" + str(dk) + "+" + str(dv) +
+                       ") = " + std::to_string(n * m * (dk + dv)) + " multiply-adds, more than the limit of " +
+                       std::to_string(L::kMaxAttentionWork));
+  }
   static constexpr const char* kNotObject = "input: must be a JSON object with \"q\", \"k\", \"v\"";
 
   [[noreturn]] void syntax(const std::string& what) const { syntax_at(i_, what); }
@@ -251,6 +265,7 @@ class Reader {
       }
       ++i_;
       x.open_row();
+      check_work();
       ws();
       if (peek() != ']') {
         while (true) {
@@ -268,6 +283,7 @@ class Reader {
         ++i_;
       }
       x.close_row();
+      check_work();
       ws();
       if (peek() == ',') {
         ++i_;

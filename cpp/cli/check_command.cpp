@@ -99,7 +99,7 @@ int run_lab_sample(const Args& a, std::ostream& out) {
   attn::LabSampleConfig c;
   c.kind = attn::parse_sample_kind(a.text("kind", "init"));
   c.seed = a.integer("seed", 0, 0, std::numeric_limits<std::uint64_t>::max() >> 11);
-  c.steps = a.integer("steps", 200, 1, 5000);
+  c.steps = a.integer("steps", 200, 1, attn::kMaxLabSampleSteps);
   AtomicFile file(a.text("out", ""));  // a bad path fails now, not after the training
   const attn::QkTensors t = attn::lab_sample_qk(c);
   const float sequences = static_cast<float>(t.sequences);
@@ -120,9 +120,19 @@ int run_sample_qk(const std::vector<std::string>& argv, std::ostream& out) {
   const Args a(argv, {"kind", "out", "seed", "heads", "n", "dk", "source", "steps"});
   if (a.text("out", "").empty()) throw UsageError("--out FILE.npz is required");
   const std::string source = a.text("source", "synthetic");
-  if (source == "lab") return run_lab_sample(a, out);
-  if (source != "synthetic")
+  if (source != "synthetic" && source != "lab")
     throw UsageError("--source must be 'synthetic' or 'lab', got '" + attn::escaped(source) + "'");
+  // An option the chosen source does not use is refused, not ignored.
+  if (source == "lab") {
+    for (const char* name : {"heads", "n", "dk"})
+      if (a.has(name))
+        throw UsageError(std::string("--") + name + " is for --source synthetic: a lab sample has the lab's shape "
+                         "(2 heads, d_k 256, 16 sequences)");
+    if (a.has("steps") && a.text("kind", "init") == "init")
+      throw UsageError("--steps is for --kind saturated or learned: --kind init is the layer before any step");
+    return run_lab_sample(a, out);
+  }
+  if (a.has("steps")) throw UsageError("--steps is for --source lab: a synthetic sample is not trained");
   attn::SampleQkConfig c;
   c.kind = attn::parse_sample_kind(a.text("kind", "init"));
   c.seed = a.integer("seed", 1, 0, std::numeric_limits<std::uint64_t>::max() >> 11);

@@ -78,6 +78,8 @@ int run_softmax(const std::vector<std::string>& argv, std::ostream& out) {
   if (a.has("divisor")) div = attn::Divisor::parse(a.text("divisor", ""));
   if (div.kind() != attn::Divisor::Kind::Value && !a.has("dk"))
     throw UsageError("--divisor " + div.label() + " needs --dk");
+  if (div.kind() == attn::Divisor::Kind::Value && a.has("dk"))
+    throw UsageError("--dk is used only by --divisor sqrt or dk, not by a number divisor");
   const auto dk = a.integer("dk", 1, 1, attn::limits::kMaxDk);
   const double d = div.resolve(dk);
   std::vector<double> probs(scores.size());

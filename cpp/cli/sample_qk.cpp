@@ -88,7 +88,8 @@ QkTensors sample_qk(const SampleQkConfig& c) {
 }
 
 QkTensors lab_sample_qk(const LabSampleConfig& c) {
-  check_size("steps", c.steps, 1, 5000);
+  // 2000 steps of the lab's configuration: 2.6e11 multiply-adds, within train_limits::kMaxTrainWork.
+  check_size("steps", c.steps, 1, kMaxLabSampleSteps);
   TrainConfig cfg;  // the lab's default configuration
   check_size("sequences", c.sequences, 1, cfg.batch);
   cfg.seed = c.seed;

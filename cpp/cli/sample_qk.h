@@ -49,7 +49,9 @@ struct LabSampleConfig {
   std::uint64_t seed = 0;
 };
 
-// Throws ArgumentError for steps outside [1, 5000] or sequences outside [1, 64].
+inline constexpr std::size_t kMaxLabSampleSteps = 2000;
+
+// Throws ArgumentError for steps outside [1, kMaxLabSampleSteps] or sequences outside [1, 64].
 QkTensors lab_sample_qk(const LabSampleConfig& c);
 
 }  // namespace attn

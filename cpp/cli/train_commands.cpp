@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -101,6 +102,13 @@ double lr_option(const Args& a, const std::string& name, attn::OptimizerKind opt
   return lr;
 }
 
+// A work limit as a CLI refusal, before the first step (train_limits: kMaxTrainWork, kMaxSweepWork).
+void check_run_work(const std::string& what, std::uint64_t work, std::uint64_t limit, const std::string& advice) {
+  if (work > limit)
+    throw UsageError(what + " is " + std::to_string(work) + " multiply-adds, more than the limit of " +
+                     std::to_string(limit) + "; " + advice);
+}
+
 // A one-line bar on stderr, redrawn in place; only when stderr is a terminal.
 class Progress {
  public:
@@ -185,6 +193,9 @@ int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   c.seed = a.integer("seed", 0, 0, L::kMaxSeed);
   const std::size_t steps = a.integer("steps", 1500, 1, kMaxSteps);
   const std::size_t eval = a.integer("eval", 4096, 1, L::kMaxEvalSamples);
+  attn::validate(c);
+  check_run_work("this run (--steps " + std::to_string(steps) + ", --eval " + std::to_string(eval) + ")",
+                 attn::run_work(c, steps, eval), L::kMaxTrainWork, "fewer steps, a smaller --eval or smaller sizes");
 
   attn::Trainer t(c);
   Progress bar(err);
@@ -279,7 +290,17 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   const std::size_t steps = a.integer("steps", 1500, 1, kMaxSteps);
   const std::size_t eval = a.integer("eval", 4096, 1, L::kMaxEvalSamples);
 
-  // Check the whole grid before the first (long) run.
+  // Check the whole grid before the first (long) run: its size from the lists
+  // alone (before the grid exists), each run's options, then the total work.
+  const std::uint64_t runs = std::uint64_t{dks.size()} * divisors.size() * opts.size() * seeds.size();
+  if (runs > L::kMaxSweepRuns)
+    throw UsageError("the sweep has " + std::to_string(runs) + " runs (dks x divisors x optimizers x seeds), more than " +
+                     std::to_string(L::kMaxSweepRuns));
+  for (const auto& [name, kind] : {std::pair{"lr-adam", attn::OptimizerKind::Adam}, {"lr-sgd", attn::OptimizerKind::Sgd}})
+    if (a.has(name) && std::find(opts.begin(), opts.end(), kind) == opts.end())
+      throw UsageError(std::string("--") + name + " is given but --optimizers has no " + attn::optimizer_name(kind) +
+                       " run to use it");
+  std::uint64_t work = 0;
   std::vector<attn::TrainConfig> grid;
   for (std::size_t dk : dks)
     for (const auto& div : divisors)
@@ -294,8 +315,12 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
           c.seed = seed;
           c.log_every = steps;  // only step 1 and the last are needed
           attn::validate(c);
+          work += attn::run_work(c, steps, eval);
           grid.push_back(c);
         }
+
+  check_run_work("the sweep (" + std::to_string(grid.size()) + " runs of " + std::to_string(steps) + " steps)", work,
+                 L::kMaxSweepWork, "fewer runs, fewer steps or smaller sizes");
 
   const std::vector<std::string> cols{
       "task", "dk", "divisor", "optimizer", "lr", "seed", "steps", "final_loss", "final_accuracy",

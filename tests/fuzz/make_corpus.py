@@ -342,7 +342,25 @@ def main():
     for name, argv in args.items():
         put("check_args/" + name, "\n".join(argv))
 
-    for rel in ("npy", "npz", "csv", "json", "check_args", "attention"):
+    # -- Seeds for the other commands' arguments (fuzz_cli_args): the command, then argv.
+    cli = {
+        "softmax.txt": ["softmax", "--scores", "14,10,12", "--divisor", "sqrt", "--dk", "64"],
+        "softmax_extreme.txt": ["softmax", "--scores", "1e308,0,-1e308", "--divisor", "1e-30"],
+        "softmax_bad_dk.txt": ["softmax", "--scores", "1,2", "--divisor", "8", "--dk", "4"],
+        "variance.txt": ["variance", "--dk", "16", "--samples", "200", "--rho", "0.5", "--sigma-q", "2", "--bins", "8"],
+        "variance_bad.txt": ["variance", "--dk", "0", "--divisor", "dk"],
+        "train.txt": ["train", "--dk", "8", "--heads", "1", "--dmodel", "8", "--steps", "2", "--eval", "8", "--format", "csv"],
+        "train_qknorm.txt": ["train", "--divisor", "qknorm", "--optimizer", "sgd", "--lr", "10", "--steps", "2", "--dk", "4"],
+        "sweep.txt": ["sweep", "--dks", "4,8", "--divisors", "sqrt,1", "--optimizers", "adam", "--steps", "2", "--eval", "8"],
+        "sweep_bad_lr.txt": ["sweep", "--optimizers", "sgd", "--lr-adam", "0.01"],
+        "sample_qk.txt": ["sample-qk", "--kind", "learned", "--heads", "2", "--n", "8", "--dk", "8", "--out", "x.npz"],
+        "sample_qk_lab.txt": ["sample-qk", "--source", "lab", "--kind", "saturated", "--steps", "1", "--out", "x.npz"],
+        "sample_qk_bad.txt": ["sample-qk", "--source", "lab", "--heads", "2", "--out", "x.npz"],
+    }
+    for name, argv in cli.items():
+        put("cli_args/" + name, "\n".join(argv))
+
+    for rel in ("npy", "npz", "csv", "json", "check_args", "attention", "cli_args"):
         d = os.path.join(CORPUS, rel)
         os.makedirs(d, exist_ok=True)
         for f in os.listdir(d):

@@ -152,7 +152,7 @@ test('sample-qk --source lab: q and k of real training-lab runs, checked as the 
     if (kind === 'learned') assert.ok(rep.heads.every((h) => h.verdict !== 'fine'), kind);
   }
   rejects(['sample-qk', '--source', 'web', '--out', path.join(TMP, 'x.npz')], "--source must be 'synthetic' or 'lab', got 'web'");
-  rejects(['sample-qk', '--source', 'lab', '--steps', '0', '--out', path.join(TMP, 'x.npz')], '--steps must be an integer in [1, 5000], got 0');
+  rejects(['sample-qk', '--source', 'lab', '--kind', 'learned', '--steps', '0', '--out', path.join(TMP, 'x.npz')], '--steps must be an integer in [1, 2000], got 0');
 });
 
 test('options: the divisor, array names and format', () => {

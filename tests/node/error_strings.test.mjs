@@ -34,7 +34,7 @@ const CPP = ['cpp/core', 'cpp/wasm', 'cpp/bench'].flatMap((d) => cppFiles(path.j
   .map((file) => ({ rel: path.relative(ROOT, file), text: fs.readFileSync(file, 'utf8') }));
 
 // The checks' own kinds (base/argument_checks.cpp, wasm/glue.h): argument -> kind at each call.
-const HELPERS = { check_size: 'range', check_real: 'range', check_product: 'product', check_finite: 'finite', check_not_null: 'null', size_arg: 'range' };
+const HELPERS = { check_size: 'range', check_real: 'range', check_product: 'product', check_work: 'work_limit', check_finite: 'finite', check_not_null: 'null', size_arg: 'range' };
 // A throw whose argument is a variable names a file: the checker's readers ("file", "q" or "k").
 const FILE_ARGS = ['file', 'q', 'k'];
 const FILE_VARS = ['argument', 'argument_', 'which', 'arg'];
@@ -86,6 +86,7 @@ const SAMPLES = {
   sequences_divide: [{ value: 3, nq: 10, nk: 10 }],
   sequences_keys: [{ value: 5, keys: 1 }],
   work: [{ limit: 16777216 }],
+  work_limit: [{ limit: 1073741824, value: 1074790400 }],
   overflow: [{ head: 0 }],
   rank: [{ shape: '[5]', dims: 1 }],
   shape_empty: [{ shape: '[0, 4]' }],

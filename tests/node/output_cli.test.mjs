@@ -80,7 +80,7 @@ test('sample-qk --out that cannot be written: exit 1, no JSON, no file left behi
     [TMP, /cannot write '.*': it is a directory$/],
     [path.join(QK, 'x.npz'), /: Not a directory$/],
   ];
-  for (const source of [[], ['--source', 'lab', '--steps', '1']]) {
+  for (const source of [[], ['--source', 'lab', '--kind', 'learned', '--steps', '1']]) {
     for (const [out, re] of cases) {
       const before = fs.readdirSync(TMP).sort();
       const r = spawnSync(CLI, ['sample-qk', ...source, '--out', out], { encoding: 'utf8' });

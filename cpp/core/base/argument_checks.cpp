@@ -22,6 +22,14 @@ void check_product(const char* name, std::size_t a, std::size_t b, std::size_t h
               name, hi, a, b);
 }
 
+void check_work(const char* name, std::uint64_t work, std::uint64_t limit) {
+  if (work > limit)
+    fail_kind(name, "work_limit", strf("{\"limit\":%llu,\"value\":%llu}", static_cast<unsigned long long>(limit),
+                                       static_cast<unsigned long long>(work)),
+              "%s = %llu multiply-adds, more than the limit of %llu", name, static_cast<unsigned long long>(work),
+              static_cast<unsigned long long>(limit));
+}
+
 void check_real(const char* name, double value, double lo, double hi) {
   if (!(value >= lo && value <= hi))  // also rejects NaN
     fail_kind(name, "range", range_params(lo, hi, value), "%s must be a number in [%g, %g], got %s", name, lo, hi,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace attn {
@@ -10,6 +11,9 @@ namespace attn {
 void check_size(const char* name, std::size_t value, std::size_t lo, std::size_t hi);
 // a * b <= hi, without overflowing size_t (32 bits in wasm).
 void check_product(const char* name, std::size_t a, std::size_t b, std::size_t hi);
+// work <= limit multiply-adds (kind "work_limit"): one call's time, bounded
+// before any buffer exists. `work` is computed by the caller in 64 bits.
+void check_work(const char* name, std::uint64_t work, std::uint64_t limit);
 void check_real(const char* name, double value, double lo, double hi);
 void check_finite(const char* name, const float* data, std::size_t count);
 void check_finite(const char* name, const double* data, std::size_t count);

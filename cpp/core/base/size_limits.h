@@ -12,6 +12,8 @@ inline constexpr std::size_t kMaxSeqLen = 4096;        // n, m in attention
 inline constexpr std::size_t kMaxAttentionElems = std::size_t{1} << 24;  // n*m, n*d, m*d
 inline constexpr std::size_t kMaxSamples = 10'000'000; // Monte Carlo samples in one call
 inline constexpr std::size_t kMaxSampleWork = 100'000'000;  // d_k * samples in one call
+// attention: n·m·(d_k + d_v) multiply-adds (Q·Kᵀ and W·V), about 5 s natively.
+inline constexpr std::uint64_t kMaxAttentionWork = std::uint64_t{1} << 30;
 inline constexpr std::size_t kMaxProofDk = 8;          // proof terms: d_k^2 running means
 inline constexpr std::size_t kMaxBins = 4096;          // histogram bins
 inline constexpr std::size_t kMaxScores = 1'000'000;   // one softmax row

@@ -24,6 +24,8 @@ void check_attention_shape(const AttentionShape& s) {
   check_product("m*dv", s.m, s.dv, limits::kMaxAttentionElems);
   check_product("n*m", s.n, s.m, limits::kMaxAttentionElems);
   check_product("n*dv", s.n, s.dv, limits::kMaxAttentionElems);
+  // n·m <= 2^24 and dk + dv <= 2^17 here, so the product fits 64 bits.
+  check_work("n*m*(dk+dv)", std::uint64_t{s.n} * s.m * (std::uint64_t{s.dk} + s.dv), limits::kMaxAttentionWork);
 }
 
 namespace {

@@ -14,7 +14,7 @@ struct AttentionShape {
 };
 
 // Checks n, m, dk, dv and their products (n·m, n·dk, m·dk, m·dv, n·dv: every
-// buffer's size) against size_limits.h; throws ArgumentError naming the first
+// buffer's size) and the work n·m·(dk + dv) against size_limits.h; throws ArgumentError naming the first
 // that is out. A caller that builds the buffers calls it first.
 void check_attention_shape(const AttentionShape& shape);
 

@@ -7,7 +7,8 @@
 
 namespace attn {
 
-// Reference: one accumulator, left to right, as a reader would write it.
+// The SIMD kernel's twin: the same adds in the same order, so the same sum bit
+// for bit (tests/core/kernels/test_dot.cpp holds them to it in the wasm build).
 float dot_f32__scalar(const float* a, const float* b, std::size_t n);
 
 #if defined(__wasm_simd128__)

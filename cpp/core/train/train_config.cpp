@@ -51,6 +51,18 @@ void validate(const TrainConfig& c) {
                             std::to_string(c.seed));
 }
 
+std::uint64_t forward_work(const TrainConfig& c) {
+  const std::uint64_t T = kTaskSeq, H = c.heads, D = c.d_model, dk = c.dk, dv = c.dv;
+  return T * H * D * (dk + dv) + H * D * dk + H * T * (dk + dv) + H * dv * D + D * kTaskVocab;
+}
+
+std::uint64_t step_work(const TrainConfig& c) { return 3 * std::uint64_t{c.batch} * forward_work(c); }
+
+std::uint64_t run_work(const TrainConfig& c, std::size_t steps, std::size_t eval) {
+  // Every factor is bounded by validate() and kMaxStepsPerCall / kMaxEvalSamples: no overflow.
+  return std::uint64_t{steps} * step_work(c) + std::uint64_t{eval} * forward_work(c);
+}
+
 double reference_lr(OptimizerKind optimizer, std::size_t dk, std::size_t d_model) {
   const double base = optimizer == OptimizerKind::Adam ? 1e-3 : 0.1;
   return base * 2.0 * static_cast<double>(dk) / static_cast<double>(d_model);

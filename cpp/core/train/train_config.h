@@ -48,10 +48,30 @@ inline constexpr double kMaxLr = 10.0;
 inline constexpr std::size_t kMaxLogEvery = 1'000'000;
 inline constexpr std::size_t kMaxStepsPerCall = 1'000'000;
 inline constexpr std::size_t kMaxEvalSamples = 1'000'000;
+// Work, in multiply-adds (run_work below), bounded before it starts: a run
+// (the CLI's train, sample-qk --source lab) or one Trainer::step call at most
+// 2^38 (2119 steps of the default configuration, about 12 s natively); a
+// sweep's whole grid at most 2^42 (its default grid of 30 runs is 3.7e12) and
+// at most 4096 runs.
+inline constexpr std::uint64_t kMaxTrainWork = std::uint64_t{1} << 38;
+// evaluate(): the lab's 4096 held-out sequences at the largest configuration
+// are 5.8e11, so one call may do 2^40.
+inline constexpr std::uint64_t kMaxEvalWork = std::uint64_t{1} << 40;
+inline constexpr std::uint64_t kMaxSweepWork = std::uint64_t{1} << 42;
+inline constexpr std::size_t kMaxSweepRuns = 4096;
 inline constexpr std::uint64_t kMaxSeed = (std::uint64_t{1} << 53) - 1;  // exact in a JS number
 }  // namespace train_limits
 
 void validate(const TrainConfig& c);
+
+// Multiply-adds of one sequence's forward pass: the K and V projections of
+// every position (T·H·D·(dk+dv), the bulk), q at the query, the scores and
+// W·V, the output projection and the read-out. A training step is a batch's
+// forward and backward, counted as 3 forward passes.
+std::uint64_t forward_work(const TrainConfig& c);
+std::uint64_t step_work(const TrainConfig& c);
+// `steps` training steps, then `eval` held-out sequences' forward passes.
+std::uint64_t run_work(const TrainConfig& c, std::size_t steps, std::size_t eval);
 
 // The learning rate that moves q and k per step as far as the reference runs
 // did (lr 1e-3 for Adam, 0.1 for SGD, with d_model = 2·d_k). One step changes

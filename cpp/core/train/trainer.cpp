@@ -164,6 +164,7 @@ void Trainer::measure_init() {
 
 void Trainer::step(std::size_t count) {
   check_size("steps", count, 1, train_limits::kMaxStepsPerCall);
+  check_work("steps", run_work(config_, count, 0), train_limits::kMaxTrainWork);
   for (std::size_t i = 0; i < count; ++i) {
     // A training step is four calls: data, forward, backward, update.
     task_.sample(data_rng_, config_.batch, batch_);
@@ -210,6 +211,7 @@ void Trainer::record(std::size_t step, const CrossEntropyResult& ce, const TaskB
 
 EvalResult Trainer::evaluate(std::size_t samples) {
   check_size("samples", samples, 1, train_limits::kMaxEvalSamples);
+  check_work("samples", run_work(config_, 0, samples), train_limits::kMaxEvalWork);
   Rng rng = stream(config_.seed, kEval);
   EvalResult r;
   r.samples = samples;

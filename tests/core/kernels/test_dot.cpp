@@ -194,3 +194,41 @@ TEST_CASE("SIMD128: dot kernel propagates NaN and inf from any lane or the tail"
   }
 }
 #endif
+
+namespace {
+// The SIMD kernel's adds written out as it does them (4 accumulators of 4
+// lanes, a 32-wide loop, a 16-wide one, a 4-wide one, lanes summed pairwise,
+// then the tail), in plain float: what every build's dot_f32 must give.
+float simd_order_dot(const float* a, const float* b, std::size_t n) {
+  float acc[4][4] = {};
+  std::size_t i = 0;
+  auto add = [&](int v, std::size_t at) {
+    for (int l = 0; l < 4; ++l) acc[v][l] += a[at + l] * b[at + l];
+  };
+  for (; i + 32 <= n; i += 32)
+    for (int v = 0; v < 8; ++v) add(v % 4, i + 4 * v);
+  for (; i + 16 <= n; i += 16)
+    for (int v = 0; v < 4; ++v) add(v, i + 4 * v);
+  for (; i + 4 <= n; i += 4) add(0, i);
+  float lane[4];
+  for (int l = 0; l < 4; ++l) lane[l] = (acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l]);
+  float sum = (lane[0] + lane[1]) + (lane[2] + lane[3]);
+  for (; i < n; ++i) sum += a[i] * b[i];
+  return sum;
+}
+}  // namespace
+
+TEST_CASE("every dot kernel gives the SIMD kernel's sum bit for bit (native, wasm scalar, wasm SIMD)", "[dot]") {
+  oracle::TestData rng(77);
+  for (std::size_t n : lengths()) {
+    for (std::size_t off = 0; off < 4; ++off) {
+      const Pair p = make(rng, n, -3, 3);
+      const float want = simd_order_dot(p.a.data() + off, p.b.data() + off, n);
+      for (const auto& k : kernels()) {
+        INFO(k.name << " n " << n << " offset " << off);
+        const float got = k.fn(p.a.data() + off, p.b.data() + off, n);
+        REQUIRE(std::memcmp(&got, &want, sizeof got) == 0);
+      }
+    }
+  }
+}

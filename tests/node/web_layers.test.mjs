@@ -1,7 +1,7 @@
 // The site's modules are layers, lowest first; a module imports only from its
 // own group and from groups in lower layers, so the plumbing never reaches up
 // into a widget, a widget never into a page, and one page never into another:
-//   0 base       url, i18n, format, parse, dom, state (and style.css; page.css and
+//   0 base       url, i18n, format, parse, number-text, dom, state (and style.css; page.css and
 //                nav-strings.js, the pages' header): what every page
 //                and widget stands on; knows no custom element and no core
 //   1 core       core/ (loader, Embind wrapper, worker, client) and wasm/ (the
@@ -26,7 +26,7 @@ import { ROOT } from './paths.mjs';
 
 const SRC = path.join(ROOT, 'web/src');
 const GROUPS = {
-  base: { layer: 0, paths: ['url.js', 'i18n.js', 'format.js', 'parse.js', 'dom.js', 'state.js', 'colors.js', 'style.css', 'page.css', 'nav-strings.js'] },
+  base: { layer: 0, paths: ['url.js', 'i18n.js', 'format.js', 'parse.js', 'number-text.js', 'dom.js', 'state.js', 'colors.js', 'style.css', 'page.css', 'nav-strings.js'] },
   core: { layer: 1, paths: ['core/', 'wasm/'] },
   content: { layer: 2, paths: ['math/', 'diagrams/'] },
   train: { layer: 2, paths: ['train/'] },

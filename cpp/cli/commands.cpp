@@ -20,6 +20,7 @@
 #include "explain/qk_sampler.h"
 #include "explain/softmax.h"
 #include "kernels/dot.h"
+#include "output.h"
 
 namespace attncli {
 
@@ -38,14 +39,34 @@ double shortest(float f) {
   return std::strtod(buf, nullptr);
 }
 
-Json float_matrix(const std::vector<float>& data, std::size_t rows, std::size_t cols) {
-  Json m = Json::array();
-  for (std::size_t i = 0; i < rows; ++i) {
-    Json row = Json::array();
-    for (std::size_t j = 0; j < cols; ++j) row.push_back(shortest(data[i * cols + j]));
-    m.push_back(std::move(row));
+// One number as Json::dump() prints shortest(f): nlohmann's own to_chars,
+// the routine dump() calls, so the bytes are those of the tree this command
+// built before (a tree of n = m = 4096 weights took 800 MB for 220 MB of text).
+void put_number(std::string& line, double v) {
+  if (!std::isfinite(v)) {
+    line += "null";  // what dump() prints for a value that is not finite
+    return;
   }
-  return m;
+  char buf[64];
+  line.append(buf, nlohmann::detail::to_chars(buf, buf + sizeof buf, v));
+}
+
+// A float matrix as JSON rows, written to `out` row by row as formatted: the
+// memory is one row of text, whatever the matrix's size.
+void write_float_matrix(std::ostream& out, const std::vector<float>& data, std::size_t rows, std::size_t cols) {
+  std::string line;
+  out << '[';
+  for (std::size_t i = 0; i < rows; ++i) {
+    line.assign(i ? ",[" : "[");
+    for (std::size_t j = 0; j < cols; ++j) {
+      if (j) line += ',';
+      put_number(line, shortest(data[i * cols + j]));
+    }
+    line += ']';
+    out.write(line.data(), static_cast<std::streamsize>(line.size()));
+    check_output(out);  // nobody reads: stop now, not after 16M numbers
+  }
+  out << ']';
 }
 
 std::string slurp(const std::string& path, std::istream& in) {
@@ -147,11 +168,14 @@ int run_attention(const std::vector<std::string>& argv, std::istream& in, std::o
   std::vector<float> w(s.n * s.m), o(s.n * s.dv);
   attn::attention_forward(input.q.data(), input.k.data(), input.v.data(), s, div.resolve(s.dk), w.data(),
                           o.data());
-  Json j;
-  j["divisor"] = div.resolve(s.dk);
-  j["weights"] = float_matrix(w, s.n, s.m);
-  j["output"] = float_matrix(o, s.n, s.dv);
-  out << j.dump() << "\n";
+  // {"divisor":…,"weights":[[…]],"output":[[…]]}, streamed in that order.
+  std::string head = "{\"divisor\":";
+  put_number(head, div.resolve(s.dk));
+  out << head << ",\"weights\":";
+  write_float_matrix(out, w, s.n, s.m);
+  out << ",\"output\":";
+  write_float_matrix(out, o, s.n, s.dv);
+  out << "}\n";
   return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "args.h"
 #include "base/format.h"
@@ -179,6 +180,11 @@ class Reader : public nlohmann::json_sax<Json> {
 }  // namespace
 
 AttentionInput read_attention_input(const std::string& text) {
+  std::istringstream s(text);
+  return read_attention_input(s);
+}
+
+AttentionInput read_attention_input(std::istream& text) {
   AttentionInput in;
   Reader r(in);
   Json::sax_parse(text, &r);

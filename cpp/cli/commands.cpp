@@ -3,12 +3,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "args.h"
 #include "attention_input.h"
@@ -69,25 +68,49 @@ void write_float_matrix(std::ostream& out, const std::vector<float>& data, std::
   out << ']';
 }
 
-std::string slurp(const std::string& path, std::istream& in) {
-  std::string data;
-  auto read_all = [&](std::istream& s) {
-    char buf[65536];
-    while (s.read(buf, sizeof buf) || s.gcount() > 0) {
-      data.append(buf, static_cast<std::size_t>(s.gcount()));
-      if (data.size() > kMaxInputBytes)
-        throw UsageError("input: larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB");
-    }
-  };
-  if (path == "-") {
-    read_all(in);
-  } else {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw UsageError("input: cannot open '" + attn::escaped(path, 1024) + "'");
-    read_all(f);
-    if (f.bad()) throw UsageError("input: cannot read '" + attn::escaped(path, 1024) + "'");
+// The input as a stream that refuses its 64 MiB + 1st byte (stdin has no size
+// to check first), and a read error: the parser reads through it, so no copy
+// of the document is ever held.
+class LimitedInput : public std::streambuf {
+ public:
+  LimitedInput(std::istream& source, std::string name) : source_(source), name_(std::move(name)) {}
+
+ protected:
+  int_type underflow() override {
+    source_.read(buf_, sizeof buf_);
+    if (source_.bad()) throw UsageError("input: cannot read " + name_);
+    const auto got = static_cast<std::size_t>(source_.gcount());
+    if (got == 0) return traits_type::eof();
+    total_ += got;
+    if (total_ > kMaxInputBytes) throw UsageError("input: larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB");
+    setg(buf_, buf_, buf_ + got);
+    return traits_type::to_int_type(*gptr());
   }
-  return data;
+
+ private:
+  std::istream& source_;
+  std::string name_;
+  std::size_t total_ = 0;
+  char buf_[65536];
+};
+
+AttentionInput read_input(const std::string& path, std::istream& in) {
+  const std::string shown = "'" + attn::escaped(path, 1024) + "'";
+  auto parse = [](std::istream& source, const std::string& name) {
+    LimitedInput buf(source, name);
+    std::istream limited(&buf);
+    return read_attention_input(limited);
+  };
+  if (path == "-") return parse(in, "standard input");
+  // A regular file past the limit is refused from its size, before it is read.
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxInputBytes)
+    throw UsageError("input: " + shown + " is " + std::to_string(size) + " bytes, larger than " +
+                     std::to_string(kMaxInputBytes >> 20) + " MiB");
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw UsageError("input: cannot open " + shown);
+  return parse(f, shown);
 }
 
 }  // namespace
@@ -162,7 +185,7 @@ int run_attention(const std::vector<std::string>& argv, std::istream& in, std::o
   const Args a(argv, {"input", "divisor"});
   if (!a.has("input")) throw UsageError("--input FILE is required ('-' reads standard input)");
   // Every shape is checked as it is read, and together before w and o exist.
-  const AttentionInput input = read_attention_input(slurp(a.text("input", "-"), in));
+  const AttentionInput input = read_input(a.text("input", "-"), in);
   const attn::AttentionShape& s = input.shape;
   const auto div = attn::Divisor::parse(a.has("divisor") ? a.text("divisor", "") : input.divisor);
   std::vector<float> w(s.n * s.m), o(s.n * s.dv);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <string_view>
 
 #include "args.h"
@@ -410,6 +411,15 @@ AttentionInput read_attention_input(const std::string& text) {
   in.shape = {q.rows, k.rows, q.cols, v.cols};
   attn::check_attention_shape(in.shape);  // n*m and n*dv: the outputs' sizes, before they exist
   return in;
+}
+
+// The reader needs the whole text (a NUL byte anywhere is refused before any
+// value is read), so a stream is read into one string first: the text plus its
+// floats, about 1 + 2 bytes a byte of input at worst (a float is at least
+// "0," in the text and 4 bytes read). The caller's stream bounds its size.
+AttentionInput read_attention_input(std::istream& text) {
+  const std::string all{std::istreambuf_iterator<char>(text), std::istreambuf_iterator<char>()};
+  return read_attention_input(all);
 }
 
 }  // namespace attncli

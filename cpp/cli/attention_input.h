@@ -6,6 +6,7 @@
 // Every fault is a UsageError naming where it is ("q[1][2] is not a number").
 #pragma once
 
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct AttentionInput {
 
 // Members other than q, k, v and divisor are skipped; any of those four given
 // twice is refused (a parser that kept the first or the last would guess).
+// The stream is read whole into one string, then parsed (its source's size
+// limit applies as it is read: commands.cpp's LimitedInput).
+AttentionInput read_attention_input(std::istream& text);
 AttentionInput read_attention_input(const std::string& text);
 
 }  // namespace attncli

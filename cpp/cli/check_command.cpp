@@ -68,26 +68,37 @@ std::vector<std::uint8_t> read_input_file(const std::string& path) {
   return data;
 }
 
-std::string check_report(const CheckRequest& request, const FileReader& read) {
+attn::CheckReport check_files(const CheckRequest& request, const FileReader& read) {
   const attn::Divisor divisor = attn::Divisor::parse(request.divisor);
   auto format_of = [&](const std::string& path) {
     return request.format.empty() ? attn::format_from_name(path) : attn::parse_format(request.format);
   };
-  attn::QkTensors t;
-  if (request.files.size() == 1) {
-    const auto bytes = read(request.files[0]);
-    t = attn::load_qk(bytes.data(), bytes.size(), format_of(request.files[0]), request.options);
-  } else {
+  // Each file's bytes are freed once read, and q and k once judged: the
+  // report is written with neither held.
+  auto load = [&] {
+    if (request.files.size() == 1) {
+      const auto bytes = read(request.files[0]);
+      return attn::load_qk(bytes.data(), bytes.size(), format_of(request.files[0]), request.options);
+    }
     const auto q = read(request.files.at(0));
     const auto k = read(request.files.at(1));
-    t = attn::load_qk_pair(q.data(), q.size(), format_of(request.files[0]), k.data(), k.size(),
-                           format_of(request.files[1]), request.options.sequences);
-  }
-  return attn::check_report_json(attn::check_qk(t, divisor));
+    return attn::load_qk_pair(q.data(), q.size(), format_of(request.files[0]), k.data(), k.size(),
+                              format_of(request.files[1]), request.options.sequences);
+  };
+  return attn::check_qk(load(), divisor);
+}
+
+std::string check_report(const CheckRequest& request, const FileReader& read) {
+  return attn::check_report_json(check_files(request, read));
 }
 
 int run_check(const std::vector<std::string>& argv, std::ostream& out) {
-  out << check_report(parse_check_args(argv), read_input_file) << "\n";
+  const attn::CheckReport report = check_files(parse_check_args(argv), read_input_file);
+  attn::write_check_report_json(report, [&](const std::string& chunk) {
+    out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    check_output(out);
+  });
+  out << "\n";
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "checker/qk_input.h"
+#include "checker/report.h"
 
 namespace attncli {
 
@@ -30,7 +31,8 @@ using FileReader = std::function<std::vector<std::uint8_t>(const std::string& pa
 // Reads a regular file, refusing one above kMaxCheckFileBytes before reading it.
 std::vector<std::uint8_t> read_input_file(const std::string& path);
 
-// The report as one line of JSON.
+// The files read and judged, then the report as one line of JSON.
+attn::CheckReport check_files(const CheckRequest& request, const FileReader& read);
 std::string check_report(const CheckRequest& request, const FileReader& read);
 
 int run_check(const std::vector<std::string>& argv, std::ostream& out);

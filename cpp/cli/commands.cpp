@@ -3,12 +3,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "args.h"
 #include "attention_input.h"
@@ -20,6 +19,7 @@
 #include "explain/qk_sampler.h"
 #include "explain/softmax.h"
 #include "kernels/dot.h"
+#include "output.h"
 
 namespace attncli {
 
@@ -38,35 +38,79 @@ double shortest(float f) {
   return std::strtod(buf, nullptr);
 }
 
-Json float_matrix(const std::vector<float>& data, std::size_t rows, std::size_t cols) {
-  Json m = Json::array();
-  for (std::size_t i = 0; i < rows; ++i) {
-    Json row = Json::array();
-    for (std::size_t j = 0; j < cols; ++j) row.push_back(shortest(data[i * cols + j]));
-    m.push_back(std::move(row));
+// One number as Json::dump() prints shortest(f): nlohmann's own to_chars,
+// the routine dump() calls, so the bytes are those of the tree this command
+// built before (a tree of n = m = 4096 weights took 800 MB for 220 MB of text).
+void put_number(std::string& line, double v) {
+  if (!std::isfinite(v)) {
+    line += "null";  // what dump() prints for a value that is not finite
+    return;
   }
-  return m;
+  char buf[64];
+  line.append(buf, nlohmann::detail::to_chars(buf, buf + sizeof buf, v));
 }
 
-std::string slurp(const std::string& path, std::istream& in) {
-  std::string data;
-  auto read_all = [&](std::istream& s) {
-    char buf[65536];
-    while (s.read(buf, sizeof buf) || s.gcount() > 0) {
-      data.append(buf, static_cast<std::size_t>(s.gcount()));
-      if (data.size() > kMaxInputBytes)
-        throw UsageError("input: larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB");
+// A float matrix as JSON rows, written to `out` row by row as formatted: the
+// memory is one row of text, whatever the matrix's size.
+void write_float_matrix(std::ostream& out, const std::vector<float>& data, std::size_t rows, std::size_t cols) {
+  std::string line;
+  out << '[';
+  for (std::size_t i = 0; i < rows; ++i) {
+    line.assign(i ? ",[" : "[");
+    for (std::size_t j = 0; j < cols; ++j) {
+      if (j) line += ',';
+      put_number(line, shortest(data[i * cols + j]));
     }
-  };
-  if (path == "-") {
-    read_all(in);
-  } else {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw UsageError("input: cannot open '" + attn::escaped(path, 1024) + "'");
-    read_all(f);
-    if (f.bad()) throw UsageError("input: cannot read '" + attn::escaped(path, 1024) + "'");
+    line += ']';
+    out.write(line.data(), static_cast<std::streamsize>(line.size()));
+    check_output(out);  // nobody reads: stop now, not after 16M numbers
   }
-  return data;
+  out << ']';
+}
+
+// The input as a stream that refuses its 64 MiB + 1st byte (stdin has no size
+// to check first), and a read error: the parser reads through it, so no copy
+// of the document is ever held.
+class LimitedInput : public std::streambuf {
+ public:
+  LimitedInput(std::istream& source, std::string name) : source_(source), name_(std::move(name)) {}
+
+ protected:
+  int_type underflow() override {
+    source_.read(buf_, sizeof buf_);
+    if (source_.bad()) throw UsageError("input: cannot read " + name_);
+    const auto got = static_cast<std::size_t>(source_.gcount());
+    if (got == 0) return traits_type::eof();
+    total_ += got;
+    if (total_ > kMaxInputBytes) throw UsageError("input: larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB");
+    setg(buf_, buf_, buf_ + got);
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  std::istream& source_;
+  std::string name_;
+  std::size_t total_ = 0;
+  char buf_[65536];
+};
+
+AttentionInput read_input(const std::string& path, std::istream& in) {
+  const std::string shown = "'" + attn::escaped(path, 1024) + "'";
+  auto parse = [](std::istream& source, const std::string& name) {
+    LimitedInput buf(source, name);
+    std::istream limited(&buf);
+    return read_attention_input(limited);
+  };
+  if (path == "-") return parse(in, "standard input");
+  // A regular file past the limit is refused from its size, before it is read.
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxInputBytes)
+    throw UsageError("input: " + shown + " is " + std::to_string(size) + " bytes, larger than " +
+                     std::to_string(kMaxInputBytes >> 20) + " MiB");
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw UsageError("input: cannot open " + shown);
+  return parse(f, shown);
 }
 
 }  // namespace
@@ -143,17 +187,20 @@ int run_attention(const std::vector<std::string>& argv, std::istream& in, std::o
   const Args a(argv, {"input", "divisor"});
   if (!a.has("input")) throw UsageError("--input FILE is required ('-' reads standard input)");
   // Every shape is checked as it is read, and together before w and o exist.
-  const AttentionInput input = read_attention_input(slurp(a.text("input", "-"), in));
+  const AttentionInput input = read_input(a.text("input", "-"), in);
   const attn::AttentionShape& s = input.shape;
   const auto div = attn::Divisor::parse(a.has("divisor") ? a.text("divisor", "") : input.divisor);
   std::vector<float> w(s.n * s.m), o(s.n * s.dv);
   attn::attention_forward(input.q.data(), input.k.data(), input.v.data(), s, div.resolve(s.dk), w.data(),
                           o.data());
-  Json j;
-  j["divisor"] = div.resolve(s.dk);
-  j["weights"] = float_matrix(w, s.n, s.m);
-  j["output"] = float_matrix(o, s.n, s.dv);
-  out << j.dump() << "\n";
+  // {"divisor":…,"weights":[[…]],"output":[[…]]}, streamed in that order.
+  std::string head = "{\"divisor\":";
+  put_number(head, div.resolve(s.dk));
+  out << head << ",\"weights\":";
+  write_float_matrix(out, w, s.n, s.m);
+  out << ",\"output\":";
+  write_float_matrix(out, o, s.n, s.dv);
+  out << "}\n";
   return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -137,14 +138,18 @@ struct RunResult {
   std::vector<double> first, last;  // metrics rows of step 1 and of the last step
 };
 
-// Trains for `steps`, drawing the bar, then evaluates on `eval` held-out samples.
-RunResult train(attn::Trainer& t, std::size_t steps, std::size_t eval, Progress& bar,
-                const std::string& label) {
+// Trains for `steps`, drawing the bar, then evaluates on `eval` held-out
+// samples. Each logged row goes to `on_row` as soon as its call of up to 10
+// steps returns, and is not kept: memory stays that of one call's rows.
+RunResult train(attn::Trainer& t, std::size_t steps, std::size_t eval, Progress& bar, const std::string& label,
+                const std::function<void(const double*)>& on_row) {
   RunResult r;
   const auto t0 = std::chrono::steady_clock::now();
   while (t.steps_done() < steps) {
     t.step(std::min<std::size_t>(10, steps - t.steps_done()));
-    if (r.first.empty()) r.first.assign(t.rows().begin(), t.rows().begin() + t.columns());
+    const std::vector<double> rows = t.take_rows();
+    if (r.first.empty()) r.first.assign(rows.begin(), rows.begin() + t.columns());
+    for (std::size_t i = 0; i < rows.size(); i += t.columns()) on_row(rows.data() + i);
     const auto& m = t.latest();
     bar.show(t.steps_done(), steps,
              label + "loss " + csv_num(m[attn::kColLoss]) + " acc " + csv_num(m[attn::kColAccuracy]));
@@ -199,22 +204,8 @@ int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
 
   attn::Trainer t(c);
   Progress bar(err);
-  const RunResult r = train(t, steps, eval, bar, "");
-  if (r.diverged) warn_diverged(err, "the run ", r.diverged);
-  const auto& in = t.init_stats();
   const auto cols = attn::metric_columns(c.heads);
-  const double sps = r.seconds > 0 ? steps / r.seconds : 0.0;
-
-  Json summary;
-  summary["steps"] = steps;
-  summary["final_loss"] = sig7(r.eval.loss);
-  summary["final_accuracy"] = sig7(r.eval.accuracy);
-  summary["final_attn_correct"] = sig7(r.eval.attn_correct);
-  summary["eval_samples"] = r.eval.samples;
-  summary["steps_to_90"] = step_json(r.steps_to_90);
-  summary["diverged"] = step_json(r.diverged);
-  summary["seconds"] = sig7(r.seconds);
-  summary["steps_per_second"] = sig7(sps);
+  const auto& in = t.init_stats();
   Json init;
   init["samples"] = in.samples;
   init["var_q"] = sig7(in.var_q);
@@ -227,48 +218,66 @@ int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   init["loss"] = sig7(in.loss);
   init["accuracy"] = sig7(in.accuracy);
 
+  // The output is written as the run goes, in the layout of one JSON object
+  // {"config", "init", "metrics": [rows], "summary"} (or the CSV table, then
+  // the summary): the rows are printed as they are logged, never all held.
+  std::size_t printed = 0;
+  std::function<void(const double*)> on_row;
   if (format == "csv") {
     // The metrics table, a blank line, then the summary and init statistics as key,value.
     for (std::size_t j = 0; j < cols.size(); ++j) out << (j ? "," : "") << cols[j];
     out << "\n";
-    for (std::size_t i = 0; i < t.row_count(); ++i) {
-      for (std::size_t j = 0; j < cols.size(); ++j)
-        out << (j ? "," : "") << csv_num(t.rows()[i * t.columns() + j]);
+    on_row = [&](const double* r) {
+      for (std::size_t j = 0; j < cols.size(); ++j) out << (j ? "," : "") << csv_num(r[j]);
       out << "\n";
-    }
+      check_output(out);  // nobody reads the rows: stop now, not at the end of the run
+    };
+  } else {
+    const Json config = {{"task", attn::task_name(c.task)},
+                         {"dk", c.dk},
+                         {"heads", c.heads},
+                         {"d_model", c.d_model},
+                         {"dv", c.dv},
+                         {"divisor", attn::divisor_option_label(c)},
+                         {"divisor_value", t.divisor()},
+                         {"qk_norm", c.qk_norm},
+                         {"optimizer", attn::optimizer_name(c.optimizer)},
+                         {"lr", c.lr},
+                         {"init", attn::init_name(c.init)},
+                         {"batch", c.batch},
+                         {"seed", c.seed},
+                         {"log_every", c.log_every},
+                         {"kernel", attn::matmul_f32_kernel_name()}};
+    out << "{\"config\":" << config.dump() << ",\"init\":" << init.dump() << ",\"metrics\":[";
+    on_row = [&](const double* r) {
+      Json row;
+      row["step"] = static_cast<std::size_t>(r[attn::kColStep]);
+      for (std::size_t k = 1; k < cols.size(); ++k) row[cols[k]] = sig7(r[k]);
+      out << (printed++ ? "," : "") << row.dump();
+      check_output(out);
+    };
+  }
+  const RunResult r = train(t, steps, eval, bar, "", on_row);
+  if (r.diverged) warn_diverged(err, "the run ", r.diverged);
+  const double sps = r.seconds > 0 ? steps / r.seconds : 0.0;
+
+  Json summary;
+  summary["steps"] = steps;
+  summary["final_loss"] = sig7(r.eval.loss);
+  summary["final_accuracy"] = sig7(r.eval.accuracy);
+  summary["final_attn_correct"] = sig7(r.eval.attn_correct);
+  summary["eval_samples"] = r.eval.samples;
+  summary["steps_to_90"] = step_json(r.steps_to_90);
+  summary["diverged"] = step_json(r.diverged);
+  summary["seconds"] = sig7(r.seconds);
+  summary["steps_per_second"] = sig7(sps);
+  if (format == "csv") {
     out << "\nkey,value\n";
     for (const auto& [k, v] : summary.items()) out << k << "," << csv_cell(v) << "\n";
     for (const auto& [k, v] : init.items()) out << "init_" << k << "," << csv_cell(v) << "\n";
     return 0;
   }
-  Json j;
-  j["config"] = {{"task", attn::task_name(c.task)},
-                 {"dk", c.dk},
-                 {"heads", c.heads},
-                 {"d_model", c.d_model},
-                 {"dv", c.dv},
-                 {"divisor", attn::divisor_option_label(c)},
-                 {"divisor_value", t.divisor()},
-                 {"qk_norm", c.qk_norm},
-                 {"optimizer", attn::optimizer_name(c.optimizer)},
-                 {"lr", c.lr},
-                 {"init", attn::init_name(c.init)},
-                 {"batch", c.batch},
-                 {"seed", c.seed},
-                 {"log_every", c.log_every},
-                 {"kernel", attn::matmul_f32_kernel_name()}};
-  j["init"] = init;
-  Json rows = Json::array();
-  for (std::size_t i = 0; i < t.row_count(); ++i) {
-    Json row;
-    const double* r = t.rows().data() + i * t.columns();
-    row["step"] = static_cast<std::size_t>(r[attn::kColStep]);
-    for (std::size_t k = 1; k < cols.size(); ++k) row[cols[k]] = sig7(r[k]);
-    rows.push_back(std::move(row));
-  }
-  j["metrics"] = std::move(rows);
-  j["summary"] = summary;
-  out << j.dump() << "\n";
+  out << "],\"summary\":" << summary.dump() << "}\n";
   return 0;
 }
 
@@ -338,7 +347,7 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     const std::string label = "run " + std::to_string(i + 1) + "/" + std::to_string(grid.size()) +
                               " dk " + std::to_string(c.dk) + " " + attn::divisor_option_label(c) +
                               " " + attn::optimizer_name(c.optimizer) + ": ";
-    const RunResult r = train(t, steps, eval, bar, label);
+    const RunResult r = train(t, steps, eval, bar, label, [](const double*) {});
     if (r.diverged)
       warn_diverged(err, "run " + std::to_string(i + 1) + "/" + std::to_string(grid.size()) + " (dk " +
                              std::to_string(c.dk) + ", divisor " + attn::divisor_option_label(c) + ", " +

@@ -4,6 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { CLI } from './paths.mjs';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { softmax, entropy, attention, close } from './oracle.mjs';
 import { OVERFLOW_CASES } from './attention_cases.mjs';
 
@@ -216,11 +219,22 @@ test('malformed attention input exits with status 2 and says what is wrong', () 
   }
 });
 
-test('an oversized input is refused before it is parsed', () => {
-  const big = '{"q":[[' + '1,'.repeat(34 << 20) + '1]]}';
+test('an oversized input is refused: a file from its size, standard input at its 64 MiB + 1st byte', () => {
+  // Valid JSON up to the limit (an unread member of numbers), so only the size can refuse it.
+  const big = '{"notes":[' + '1,'.repeat(34 << 20) + '1],"q":[[1]],"k":[[1]],"v":[[1]]}';
   const r = run(['attention', '--input', '-'], big);
   assert.equal(r.status, 2);
-  assert.match(r.err, /larger than 64 MiB/);
+  assert.equal(r.out, '');
+  assert.equal(r.err, 'attnlab: input: larger than 64 MiB\n');
+  const file = path.join(os.tmpdir(), `attn-big-${process.pid}.json`);
+  fs.writeFileSync(file, big);
+  try {
+    const f = run(['attention', '--input', file]);
+    assert.equal(f.status, 2);
+    assert.equal(f.err, `attnlab: input: '${file}' is ${big.length} bytes, larger than 64 MiB\n`);
+  } finally {
+    fs.rmSync(file);
+  }
 });
 
 test('--help prints usage and exits 0', () => {

@@ -214,8 +214,18 @@ CheckReport check_qk(const QkTensors& t, const Divisor& model) {
 }
 
 std::string check_report_json(const CheckReport& r) {
+  std::string text;
+  write_check_report_json(r, [&](const std::string& chunk) { text += chunk; });
+  return text;
+}
+
+void write_check_report_json(const CheckReport& r, const std::function<void(const std::string&)>& write) {
   using namespace check_rules;
   JsonOut j;
+  auto flush = [&] {
+    write(j.s);
+    j.s.clear();
+  };
   j.open('{');
   j.str("format", format_name(r.format));
   j.open("shape", '{');
@@ -288,10 +298,11 @@ std::string check_report_json(const CheckReport& r) {
     j.close(']');
     j.close('}');
     j.close('}');
+    flush();  // one head's text at a time: 2^22 rows are 76 MB of it
   }
   j.close(']');
   j.close('}');
-  return j.s;
+  flush();
 }
 
 }  // namespace attn

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -74,5 +75,8 @@ CheckReport check_qk(const QkTensors& t, const Divisor& model);
 
 // The report as one JSON object (the CLI prints it, the page parses it).
 std::string check_report_json(const CheckReport& r);
+// The same text, handed to `write` in pieces (a head at a time), so a caller
+// that prints it holds one head's text, not the whole report's.
+void write_check_report_json(const CheckReport& r, const std::function<void(const std::string&)>& write);
 
 }  // namespace attn

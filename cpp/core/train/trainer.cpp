@@ -209,6 +209,12 @@ void Trainer::record(std::size_t step, const CrossEntropyResult& ce, const TaskB
   if (step == 1 || step % config_.log_every == 0) rows_.insert(rows_.end(), latest_.begin(), latest_.end());
 }
 
+std::vector<double> Trainer::take_rows() {
+  std::vector<double> out;
+  out.swap(rows_);
+  return out;
+}
+
 EvalResult Trainer::evaluate(std::size_t samples) {
   check_size("samples", samples, 1, train_limits::kMaxEvalSamples);
   check_work("samples", run_work(config_, 0, samples), train_limits::kMaxEvalWork);

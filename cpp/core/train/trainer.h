@@ -95,8 +95,12 @@ class Trainer {
   std::size_t steps_done() const { return steps_; }
 
   std::size_t columns() const { return columns_; }
+  // The rows logged and not yet taken: all of them, for the lab's session,
+  // which keeps the whole curve; the CLI takes them after each call and
+  // prints them, so a run of 10^6 logged steps holds one call's rows at most.
   std::size_t row_count() const { return rows_.size() / columns_; }
   const std::vector<double>& rows() const { return rows_; }     // [row_count, columns]
+  std::vector<double> take_rows();                              // rows(), moved out; none are kept
   const std::vector<double>& latest() const { return latest_; }  // the last step's row, logged or not
   // First step whose batch accuracy reached 0.9; 0 if none yet.
   std::size_t steps_to_90() const { return steps_to_90_; }

@@ -40,8 +40,10 @@ const STATIC = {
 // paint, so nothing moves when the wasm core answers. Without the CLI (a bare
 // `vite build`) the figure fills in when the page's core answers.
 function cliCall(name, args) {
+  // --dk only for a divisor that uses it: the CLI refuses an option it would ignore.
   const run = (scores, divisor, dk) => JSON.parse(execFileSync(CLI,
-    ['softmax', '--scores', scores.map(String).join(','), '--divisor', String(divisor), '--dk', String(dk)], { encoding: 'utf8' }));
+    ['softmax', '--scores', scores.map(String).join(','), '--divisor', String(divisor),
+      ...(/^(sqrt|dk)$/.test(String(divisor)) ? ['--dk', String(dk)] : [])], { encoding: 'utf8' }));
   if (name === 'resolveDivisor') return Promise.resolve({ value: run([0], args[0], args[1]).divisor });
   if (name === 'softmaxStats') {
     const r = run(args[0], args[1], 1);

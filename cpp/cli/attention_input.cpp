@@ -113,6 +113,7 @@ class Reader {
 
  private:
   static constexpr int kDivisor = 3, kOther = 4;
+  bool cut_ = false;  // the last string() was longer than it keeps
   // The work n·m·(dk + dv) from what has arrived (a size not seen yet counts
   // as 1): a lower bound, so a file past attn::limits::kMaxAttentionWork is
   // refused while it is read, not after (check_attention_shape checks again).
@@ -153,6 +154,7 @@ class Reader {
   // A string's value, escapes decoded to UTF-8 (past 256 bytes the rest is
   // checked but not kept: only names and the divisor's text are used).
   std::string string() {
+    cut_ = false;
     if (peek() != '"') syntax(i_ >= s_.size() ? "the text ends early: expected a string" : "expected a string in double quotes");
     ++i_;
     std::string out;
@@ -163,6 +165,7 @@ class Reader {
       if (static_cast<unsigned char>(c) < 0x20) syntax("a control character inside a string");
       if (c != '\\') {
         if (out.size() < 256) out += c;
+        else cut_ = true;
         continue;
       }
       const char x = peek();
@@ -186,6 +189,7 @@ class Reader {
             syntax("a lone surrogate in a \\u escape");
           }
           if (out.size() < 256) append_utf8(out, cp);  // the divisor's text as written, for its message
+          else cut_ = true;
           break;
         }
         default: syntax("a bad escape in a string");
@@ -327,6 +331,8 @@ class Reader {
   void divisor() {
     if (peek() == '"') {
       in_.divisor = string();
+      // Cut short, "1.000…0e-5" would read as 1: refuse it rather than guess.
+      if (cut_) throw UsageError("input: \"divisor\" is longer than 256 bytes");
       return;
     }
     const std::size_t start = i_;

@@ -104,9 +104,18 @@ double lr_option(const Args& a, const std::string& name, attn::OptimizerKind opt
 }
 
 // A work limit as a CLI refusal, before the first step (train_limits: kMaxTrainWork, kMaxSweepWork).
-void check_run_work(const std::string& what, std::uint64_t work, std::uint64_t limit, const std::string& advice) {
+// A sweep's total work can pass 2^64 (a wrapped total passed the check).
+__extension__ typedef unsigned __int128 Work;
+
+std::string decimal(Work v) {
+  std::string s;
+  do s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(v % 10))); while ((v /= 10) != 0);
+  return s;
+}
+
+void check_run_work(const std::string& what, Work work, std::uint64_t limit, const std::string& advice) {
   if (work > limit)
-    throw UsageError(what + " is " + std::to_string(work) + " multiply-adds, more than the limit of " +
+    throw UsageError(what + " is " + decimal(work) + " multiply-adds, more than the limit of " +
                      std::to_string(limit) + "; " + advice);
 }
 
@@ -309,7 +318,7 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     if (a.has(name) && std::find(opts.begin(), opts.end(), kind) == opts.end())
       throw UsageError(std::string("--") + name + " is given but --optimizers has no " + attn::optimizer_name(kind) +
                        " run to use it");
-  std::uint64_t work = 0;
+  Work work = 0;
   std::vector<attn::TrainConfig> grid;
   for (std::size_t dk : dks)
     for (const auto& div : divisors)
@@ -324,7 +333,7 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
           c.seed = seed;
           c.log_every = steps;  // only step 1 and the last are needed
           attn::validate(c);
-          work += attn::run_work(c, steps, eval);
+          work += attn::run_work(c, steps, eval);  // one run is below 2^56, so 4096 cannot wrap 128 bits
           grid.push_back(c);
         }
 

@@ -186,3 +186,12 @@ test('files: a value given twice is refused, whichever reader', () => {
   refused(['attention', '--input', '-'], '{"q": [[1]], "k": [[1], [2]], "v": [[1], [2]], "v": [[3], [4]]}', /"v" is given twice/);
   refused(['attention', '--input', '-'], '{"q": [[1]], "\\u0071": [[2]], "k": [[1], [2]], "v": [[1], [2]]}', /"q" is given twice/);
 });
+
+test('attention: a divisor string is read whole, and one too long to keep is refused, never cut', () => {
+  const input = (div) => JSON.stringify({ q: [[1]], k: [[1], [0]], v: [[1], [0]], divisor: div });
+  // 1.000…0e-5 with 260 zeros: cut at 256 bytes it read as 1 and ran with the wrong divisor.
+  refused(['attention', '--input', '-'], input(`1.${'0'.repeat(260)}e-5`), /^attnlab: input: "divisor" is longer than 256 bytes\n$/);
+  refused(['attention', '--input', '-'], input(`1.${'0'.repeat(260)}e50`), /^attnlab: input: "divisor" is longer than 256 bytes\n$/);
+  // Within 256 bytes the same grammar as everywhere: 2 written long is 2.
+  assert.equal(ok(['attention', '--input', '-'], input(`2.${'0'.repeat(200)}`)).divisor, 2);
+});

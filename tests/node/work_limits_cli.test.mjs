@@ -50,6 +50,11 @@ test('train and sweep: the run\'s and the grid\'s work are checked before the fi
     'the sweep (90 runs of 1500 steps) is 11199100846080 multiply-adds, more than the limit of 4398046511104; fewer runs, fewer steps or smaller sizes');
   const seeds = Array.from({ length: 2049 }, (_, i) => i).join(',');
   refused(['sweep', '--dks', '64', '--divisors', 'sqrt,1', '--optimizers', 'adam', '--seeds', seeds], 'the sweep has 4098 runs (dks x divisors x optimizers x seeds), more than 4096');
+  // A grid whose 64-bit sum wrapped to 1.1·10¹¹ (under the limit) before the
+  // total was kept in 128 bits: 4096 runs of 4.5·10¹⁵ each.
+  refused(['sweep', '--dks', '1024', '--heads', '4', '--dmodel', '1024', '--dv', '1024', '--batch', '60', '--divisors', 'sqrt',
+    '--optimizers', 'adam', '--seeds', Array.from({ length: 4096 }, (_, i) => i).join(','), '--steps', '165512', '--eval', '59'],
+  'the sweep (4096 runs of 165512 steps) is 18446744185076711424 multiply-adds, more than the limit of 4398046511104; fewer runs, fewer steps or smaller sizes');
   // A small run well within: runs.
   const ok = run(['train', '--dk', '8', '--heads', '1', '--dmodel', '8', '--steps', '3', '--eval', '8']);
   assert.equal(ok.status, 0, ok.err);

@@ -50,3 +50,16 @@ test('the page takes the same number grammar as the core: JSON syntax, nothing e
   assert.equal(presetOf('0x2'), null);
   assert.equal(presetOf('+1'), null);
 });
+
+test('whole-number fields (the lab\'s d_k, heads, seed and steps, the bench\'s samples, the checker\'s sequences): digits only, as the CLI', async () => {
+  const { wholeText } = await import(path.join(ROOT, 'web/src/number-text.js'));
+  const { trainOptions, parseSteps } = await import(path.join(ROOT, 'web/src/train/config.js'));
+  for (const [text, value] of [['64', 64], [' 256 ', 256], ['0', 0], ['9007199254740991', 9007199254740991]])
+    assert.equal(wholeText(text), value, text);
+  for (const text of ['64.0', '6.4e1', '1e3', '064', '-1', '+1', '0x40', '', ' ', '6 4'])
+    assert.ok(Number.isNaN(wholeText(text)), text);
+  const o = trainOptions({ task: 'recall', dk: '6.4e1', heads: '2.0', seed: '1e0', opt: 'adam' }, 'sqrt', 0.001);
+  assert.ok(Number.isNaN(o.dk) && Number.isNaN(o.heads) && Number.isNaN(o.seed), 'the core then names each field');
+  assert.equal(parseSteps('1.5e3'), null);
+  assert.equal(parseSteps('1500'), 1500);
+});

@@ -11,3 +11,12 @@ export function numberText(text) {
   const t = String(text).trim();
   return NUMBER.test(t) ? Number(t) : NaN;
 }
+
+const WHOLE = /^(?:0|[1-9]\d*)$/;
+
+/** A whole-number field (d_k, heads, seed, steps, samples, sequences): digits only, as the
+ *  core's whole-number options (no '64.0', '6.4e1' or '1e3'); NaN otherwise. */
+export function wholeText(text) {
+  const t = String(text).trim();
+  return WHOLE.test(t) ? Number(t) : NaN;
+}

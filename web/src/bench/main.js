@@ -7,7 +7,7 @@ import './bench.css';
 import { applyDocument, onLangChange, t } from '../i18n.js';
 import { h, setFieldError } from '../dom.js';
 import { loadErrorStrings, readerError } from '../core/errors.js';
-import { numberText } from '../number-text.js';
+import { wholeText } from '../number-text.js';
 import { connect } from '../core/rpc.js';
 import { decimals, percentNumber } from '../format.js';
 import * as langSwitch from '../widgets/lang-switch.js';
@@ -70,7 +70,7 @@ const setPeak = (fn) => {
 function run() {
   // A whole number from 3 to 99, or a sentence next to the field and no run.
   const text = samples.value.trim();
-  const n = numberText(text);
+  const n = wholeText(text);
   const ok = Number.isInteger(n) && n >= 3 && n <= 99;
   samplesText = ok ? () => '' : () => t('bench.samplesRange', { lo: 3, hi: 99 });
   setFieldError(samples, samplesMsg, samplesText());

@@ -11,7 +11,7 @@ import { readerError } from '../core/errors.js';
 import { applyDocument, onLangChange, t } from '../i18n.js';
 import { h, setFieldError } from '../dom.js';
 import { decimals, int } from '../format.js';
-import { numberText } from '../number-text.js';
+import { wholeText } from '../number-text.js';
 import * as langSwitch from '../widgets/lang-switch.js';
 import { renderReport, reportCsv } from './report.js';
 import './strings.js';
@@ -216,7 +216,7 @@ async function check(files, label) {
   setState('busy', t('check.checking', { files: label }));
   try {
     // Sequences: empty means "from the file" (0); anything else goes to the core as typed, to be checked there.
-    const seqs = seqInput.value.trim() === '' ? 0 : numberText(seqInput.value);
+    const seqs = seqInput.value.trim() === '' ? 0 : wholeText(seqInput.value);
     const options = {
       divisor: divisorInput.value.trim(), format: 'auto', q: qName.value.trim(), k: kName.value.trim(), sequences: seqs,
     };

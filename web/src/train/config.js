@@ -6,7 +6,7 @@
 // only turns texts into numbers (NaN when they are not), so the core's own
 // message reaches the reader.
 
-import { numberText } from '../number-text.js';
+import { numberText, wholeText } from '../number-text.js';
 
 // Fixed parts of every run (the core's TrainOptions defaults): the lab varies
 // what the seed article talks about and keeps the rest of the model fixed.
@@ -102,18 +102,18 @@ export function trainOptions(values, divisor, lr) {
   return {
     ...FIXED,
     task: values.task,
-    dk: number(values.dk),
-    heads: number(values.heads),
+    dk: wholeText(values.dk),
+    heads: wholeText(values.heads),
     divisor,
     optimizer: values.opt,
     lr,
-    seed: number(values.seed),
+    seed: wholeText(values.seed),
   };
 }
 
 /** Steps of a run: checked here (the core has no total-steps field). null when bad. */
 export function parseSteps(text) {
-  const x = number(text);
+  const x = wholeText(text);
   return Number.isInteger(x) && x >= 1 && x <= MAX_STEPS ? x : null;
 }
 

@@ -69,8 +69,8 @@ void write_float_matrix(std::ostream& out, const std::vector<float>& data, std::
 }
 
 // The input as a stream that refuses its 64 MiB + 1st byte (stdin has no size
-// to check first), and a read error: the parser reads through it, so no copy
-// of the document is ever held.
+// to check first), and a read error: the input is read through it, so the
+// limit holds before the text grows past it.
 class LimitedInput : public std::streambuf {
  public:
   LimitedInput(std::istream& source, std::string name) : source_(source), name_(std::move(name)) {}

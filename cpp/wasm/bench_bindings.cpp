@@ -3,6 +3,7 @@
 #include "../bench/bench_cases.h"
 #include "../bench/kernel_bench.h"
 #include "glue.h"
+#include "kernels/dot.h"
 
 using namespace emscripten;
 
@@ -32,6 +33,16 @@ std::string bench_cases_json(bool smoke) {
   return out + "]";
 }
 
+// Test hooks: both dot kernels over the same arrays (tests/node/wasm.test.mjs).
+// Here, not in the explainer's module, which every embedded widget's host
+// downloads: the scalar twin in a SIMD build is 0.9 kB of code no widget runs.
+float dot_kernel(std::uintptr_t a, std::uintptr_t b, double n) {
+  return dot_f32(ptr<const float>(a), ptr<const float>(b), static_cast<std::size_t>(n));
+}
+float dot_scalar(std::uintptr_t a, std::uintptr_t b, double n) {
+  return dot_f32__scalar(ptr<const float>(a), ptr<const float>(b), static_cast<std::size_t>(n));
+}
+
 }  // namespace
 }  // namespace attn::wasm
 
@@ -41,5 +52,7 @@ EMSCRIPTEN_BINDINGS(attnlab_bench) {
   status_fields(bench_result);
   bench_result.field("seconds", &BenchResult::seconds).field("flops", &BenchResult::flops);
   function("benchRun", &bench_run);
+  function("dotKernel", &dot_kernel);
+  function("dotScalar", &dot_scalar);
   function("benchCasesJson", &bench_cases_json);
 }

@@ -148,14 +148,6 @@ class QkSession {
   std::vector<double> proof_;
 };
 
-// Test hooks: both dot kernels over the same arrays (tests/node/wasm.test.mjs).
-float dot_kernel(std::uintptr_t a, std::uintptr_t b, double n) {
-  return dot_f32(ptr<const float>(a), ptr<const float>(b), static_cast<std::size_t>(n));
-}
-float dot_scalar(std::uintptr_t a, std::uintptr_t b, double n) {
-  return dot_f32__scalar(ptr<const float>(a), ptr<const float>(b), static_cast<std::size_t>(n));
-}
-
 }  // namespace
 }  // namespace attn::wasm
 
@@ -220,6 +212,4 @@ EMSCRIPTEN_BINDINGS(attnlab_explain) {
       .function("histogram", &QkSession::histogram)
       .function("proofMeans", &QkSession::proofMeans);
 
-  function("dotKernel", &dot_kernel);
-  function("dotScalar", &dot_scalar);
 }

@@ -24,11 +24,11 @@ Divisor Divisor::parse(std::string_view text) {
   if (text == "dk") return dk();
   const std::string s(text);
   double v = 0;
-  const NumberRead r = read_double(text, v);  // the one number grammar (base/number.h)
-  if (r != NumberRead::Ok || !(v >= limits::kMinDivisor && v <= limits::kMaxDivisor)) {
+  const bool number = read_finite_double(text, v);  // the one number grammar (base/number.h)
+  if (!number || !(v >= limits::kMinDivisor && v <= limits::kMaxDivisor)) {
     // value: the number read, when the text is one (0, -1, 1e13: out of range), else the text.
     fail_kind("divisor", "divisor",
-              range_params(limits::kMinDivisor, limits::kMaxDivisor, v, "", r == NumberRead::Ok ? nullptr : s.c_str()),
+              range_params(limits::kMinDivisor, limits::kMaxDivisor, v, "", number ? nullptr : s.c_str()),
               "divisor must be 'sqrt', 'dk' or a number in [%g, %g], got '%s'", limits::kMinDivisor,
               limits::kMaxDivisor, escaped(s).c_str());
   }

@@ -59,12 +59,9 @@ std::size_t utf8_at(std::string_view s, std::size_t i, char32_t& cp) {
   return len;
 }
 
-// Also the invisible ones (zero-width spaces and joiners, the byte order mark):
-// shown raw, a value holding one reads as another ("\ufeffq" as "q").
 bool breaks_line(char32_t cp) {
   return (cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 || cp == 0x200E || cp == 0x200F ||
-         (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0x200B && cp <= 0x200D) ||
-         cp == 0x2060 || cp == 0xFEFF;
+         (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
 }  // namespace

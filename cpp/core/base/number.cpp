@@ -36,15 +36,10 @@ int non_finite_word(std::string_view s) {
   return 2;
 }
 
-// strto* needs a NUL-terminated copy: the text may be a span of a file.
+// strto* needs a NUL-terminated copy: the text may be a span of a file. The
+// text is the grammar already; Ok, or Range for a rounding that overflows.
 template <class T, class F>
-NumberRead convert(std::string_view s, T& out, F strto) {
-  if (!is_number_text(s)) {
-    const int w = non_finite_word(s);
-    if (w == 2) return NumberRead::Syntax;
-    out = w == 0 ? std::numeric_limits<T>::quiet_NaN() : w * std::numeric_limits<T>::infinity();
-    return NumberRead::NotFinite;
-  }
+NumberRead convert_number(std::string_view s, T& out, F strto) {
   char small[96];
   std::string big;
   const char* text = small;
@@ -60,6 +55,19 @@ NumberRead convert(std::string_view s, T& out, F strto) {
   out = strto(text);
   return std::isinf(out) ? NumberRead::Range : NumberRead::Ok;
 }
+
+template <class T, class F>
+NumberRead convert(std::string_view s, T& out, F strto) {
+  if (!is_number_text(s)) {
+    const int w = non_finite_word(s);
+    if (w == 2) return NumberRead::Syntax;
+    out = w == 0 ? std::numeric_limits<T>::quiet_NaN() : w * std::numeric_limits<T>::infinity();
+    return NumberRead::NotFinite;
+  }
+  return convert_number(s, out, strto);
+}
+
+double strtod_whole(const char* t) { return std::strtod(t, nullptr); }
 
 }  // namespace
 
@@ -87,8 +95,10 @@ std::size_t number_prefix(std::string_view s) {
 
 bool is_number_text(std::string_view s) { return !s.empty() && number_prefix(s) == s.size(); }
 
-NumberRead read_double(std::string_view s, double& out) {
-  return convert(s, out, [](const char* t) { return std::strtod(t, nullptr); });
+NumberRead read_double(std::string_view s, double& out) { return convert(s, out, strtod_whole); }
+
+bool read_finite_double(std::string_view s, double& out) {
+  return is_number_text(s) && convert_number(s, out, strtod_whole) == NumberRead::Ok;
 }
 
 NumberRead read_float(std::string_view s, float& out) {

@@ -35,6 +35,10 @@ bool is_number_text(std::string_view s);
 // Range, the signed infinity (so a message can say which way it overflowed).
 NumberRead read_double(std::string_view s, double& out);
 NumberRead read_float(std::string_view s, float& out);
+// read_double's Ok alone, without naming what else the text is (no NaN or
+// infinity words): for the divisor, whose message is the same for all, and
+// lean, as the explainer's module that every embedded widget loads holds it.
+bool read_finite_double(std::string_view s, double& out);
 NumberRead read_whole(std::string_view s, std::uint64_t& out);  // Range: past 2^64 - 1
 
 // Whether a double rounds to a finite float (|v| below FLT_MAX + half an ulp):

@@ -14,6 +14,7 @@
 #include "base/argument_error.h"
 #include "base/divisor.h"
 #include "base/format.h"
+#include "base/presets.h"
 #include "base/size_limits.h"
 #include "explain/attention.h"
 #include "explain/qk_sampler.h"
@@ -201,6 +202,28 @@ int run_attention(const std::vector<std::string>& argv, std::istream& in, std::o
   out << ",\"output\":";
   write_float_matrix(out, o, s.n, s.dv);
   out << "}\n";
+  return 0;
+}
+
+int run_presets(const std::vector<std::string>& argv, std::ostream& out) {
+  const Args a(argv, {});
+  (void)a;  // no options: an unknown one is refused
+  Json list = Json::array();
+  for (const attn::Preset& p : attn::presets()) {
+    Json j;
+    j["name"] = p.name;
+    j["label"] = p.label;
+    j["dk"] = p.dk;
+    j["divisor"] = p.divisor;
+    j["softcap"] = p.softcap > 0 ? Json(p.softcap) : Json(nullptr);
+    j["rule"] = p.rule;
+    j["init"] = *p.init ? Json(p.init) : Json(nullptr);
+    j["source"] = p.source;
+    list.push_back(std::move(j));
+  }
+  Json j;
+  j["presets"] = std::move(list);
+  out << j.dump() << "\n";
   return 0;
 }
 

@@ -10,5 +10,7 @@ namespace attncli {
 int run_softmax(const std::vector<std::string>& args, std::ostream& out);
 int run_variance(const std::vector<std::string>& args, std::ostream& out);
 int run_attention(const std::vector<std::string>& args, std::istream& in, std::ostream& out);
+// Real models' scales (base/presets.h) as JSON: name, label, dk, divisor, softcap, rule, init, source.
+int run_presets(const std::vector<std::string>& args, std::ostream& out);
 
 }  // namespace attncli

@@ -31,7 +31,8 @@ const char* kUsage =
     "  sample-qk --out FILE.npz [--kind init|saturated|learned] [--seed S] [--heads H]\n"
     "            [--n N] [--dk D]   synthetic q and k for the checker\n"
     "  sample-qk --source lab --out FILE.npz [--kind init|saturated|learned] [--seed S]\n"
-    "            [--steps N]   q and k of a training-lab run, as the lab exports them\n";
+    "            [--steps N]   q and k of a training-lab run, as the lab exports them\n"
+    "  presets   real models' d_k, divisor and soft-cap (GPT-2, Llama, Gemma 2, T5, muP) as JSON\n";
 
 // The values in messages are escaped where they are echoed (attn::escaped);
 // this keeps the promise of one line for any message, a library's too.
@@ -63,6 +64,7 @@ int run(const std::string& cmd, const std::vector<std::string>& rest) {
   if (cmd == "sweep") return attncli::run_sweep(rest, std::cout, std::cerr);
   if (cmd == "check") return attncli::run_check(rest, std::cout);
   if (cmd == "sample-qk") return attncli::run_sample_qk(rest, std::cout);
+  if (cmd == "presets") return attncli::run_presets(rest, std::cout);
   throw attncli::UsageError("unknown command '" + attn::escaped(cmd) + "' (try --help)");
 }
 

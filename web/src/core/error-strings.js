@@ -55,6 +55,7 @@ defineStrings('coreerr', {
     'arg.init': 'The initialisation',
     'arg.task': 'The task',
     'arg.optimizer': 'The optimizer',
+    'arg.preset': 'The preset',
     'arg.format': 'The file format',
     'arg.value': 'This value',
     // The JS wrappers' own arguments (core/arg-types.js).
@@ -181,6 +182,7 @@ defineStrings('coreerr', {
     'arg.init': '初始化方式',
     'arg.task': '任务',
     'arg.optimizer': '优化器',
+    'arg.preset': '预设',
     'arg.format': '文件格式',
     'arg.value': '这个值',
     'arg.divisor': '除数',

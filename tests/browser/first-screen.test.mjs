@@ -50,7 +50,7 @@ async function heroState(page) {
 // "86.68%" -> 0.8668; "<0.01%" -> anything below 0.0001 (format.js percent).
 const pct = (s) => (s.startsWith('<') ? 0 : Number(s.replace(/[^\d.]/g, '')) / 100);
 
-describe('the first screen', { timeout: TIMEOUT * 6 }, () => {
+describe('the first screen', { timeout: TIMEOUT * 14 }, () => {
   for (const [width, height] of [[1280, 800], [375, 700]]) {
     for (const lang of ['en', 'zh']) {
       test(`${width}×${height} ${lang}: a control and a drawn chart in the first viewport`, { timeout: TIMEOUT }, async () => {

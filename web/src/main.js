@@ -1,5 +1,5 @@
-// The page: draws the first screen's live figure (hero.js), registers the
-// custom elements of sections 1-5 (section 6's loads on its Start button,
+// The page: draws the first screen's live figure (hero.js), loads the
+// custom elements of sections 1-5 one per task (section 6's loads on its Start button,
 // page-training.js), fills the page's own text, and relabels the rest when the language changes. Every widget talks to
 // the one core worker (core/client.js); each works alone on a page too.
 import './style.css';
@@ -12,11 +12,8 @@ import * as langSwitch from './widgets/lang-switch.js';
 import * as buildInfo from './widgets/build-info.js';
 import * as training from './page-training.js';
 import * as hero from './hero.js';
-import './widgets/attn-chain.js';
-import './widgets/attn-variance.js';
-import './widgets/attn-proof.js';
-import './widgets/attn-softmax-table.js';
-import './widgets/attn-saturation.js';
+import { loadInTurn } from './stagger.js';
+import './seen.js';
 
 const byId = (id) => document.getElementById(id);
 
@@ -28,3 +25,11 @@ const widgets = [
   hero.mount(byId('hero'), client),
 ];
 onLangChange(() => widgets.forEach((w) => w.relabel()));
+// Sections 1-5's figures, one task each (stagger.js).
+loadInTurn([
+  () => import('./widgets/attn-chain.js'),
+  () => import('./widgets/attn-variance.js'),
+  () => import('./widgets/attn-proof.js'),
+  () => import('./widgets/attn-softmax-table.js'),
+  () => import('./widgets/attn-saturation.js'),
+]);

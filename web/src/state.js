@@ -8,6 +8,7 @@
 // throttles pages that call it on every slider step.
 import { defineStrings } from './i18n.js';
 import { getParam } from './url.js';
+import { isNumberText, numberText } from './number-text.js';
 
 // The notices readState gives (a widget shows them; element.js renderNotices).
 defineStrings('url', {
@@ -70,7 +71,7 @@ function parseOne(text, spec) {
       return { value, notice: value.length < items.length ? 'url.invalid' : null };
     }
     default: {
-      if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(s)) return { value: spec.def, notice: 'url.invalid' };
+      if (!isNumberText(s)) return { value: spec.def, notice: 'url.invalid' };  // the core's grammar
       let x = Number(s);
       let notice = null;
       if (spec.type === 'int' && !Number.isInteger(x)) {
@@ -113,7 +114,7 @@ export function parseOption(text, spec) {
       return ok ? { value: items } : { error: { key: 'opt.list', params: range } };
     }
     default: {
-      const x = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(s) ? Number(s) : NaN;
+      const x = numberText(s);  // the core's grammar: no '+1', '.5' or hex
       const lo = spec.min ?? -Infinity;
       const hi = spec.max ?? Infinity;
       const bad = !Number.isFinite(x) || (spec.type === 'int' && !Number.isInteger(x)) || x < lo || x > hi || (spec.minOpen && x === lo);

@@ -353,7 +353,7 @@ class AttnSaturation extends AttnElement {
             this.sweep.set(`${dk}|${used[j].key}`, { n: done, divisor: r.divisor, stats });
           });
           this.sweepMeta.current = dk;
-          timed('sat.curves', () => this.renderCurves());
+          this.drawSeen(() => timed('sat.curves', () => this.renderCurves()));
         }
       } catch (e) {
         if (gen !== this.sweepGen) return;

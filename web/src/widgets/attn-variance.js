@@ -234,7 +234,7 @@ class AttnVariance extends AttnElement {
       drawn += n;
       this.hist = { dk, seed, ...this.paramsNow(), ...r };
       this.error = null;
-      timed('var.render', () => this.renderHist());
+      this.drawSeen(() => timed('var.render', () => this.renderHist()), drawn >= total);
     }
     this.box.dataset.hist = 'done';
   }
@@ -262,7 +262,7 @@ class AttnVariance extends AttnElement {
       if (gen !== this.sweepGen) return;
       this.sweep.set(dk, s);
       this.sweepMeta.done = i + 1;
-      timed('var.render', () => this.renderSweep());
+      this.drawSeen(() => timed('var.render', () => this.renderSweep()), i === SWEEP_DKS.length - 1);
     }
     this.box.dataset.sweep = 'done';
   }

@@ -33,6 +33,9 @@ export const embedding = {
   scriptUrl: null,         // attnlab.js's URL (the Embed button's snippets point at it)
 };
 
+/** The site's pages set `seen` (web/src/seen.js): a figure off screen draws its progress when it comes near. */
+export const drawing = { seen: null };
+
 const COMMON_ATTRS = ['lang', 'theme', 'controls'];
 let optStrings = null;  // opt-strings.js, once a bad attribute asks for it
 let optLoaded = false;
@@ -249,6 +252,11 @@ export class AttnElement extends HTMLElement {
   /** The widget's state as the host sees it: {dk, divisor, ...} (the change event's detail). */
   state() {
     return { ...this.v };
+  }
+
+  /** Draw a figure's progress: fn() now, or where drawing.seen decides; `last`: a run's end, drawn now wherever it is. */
+  drawSeen(fn, last) {
+    drawing.seen ? drawing.seen(this, fn, last) : fn();
   }
 
   build() {}

@@ -14,6 +14,7 @@
 
 #include "args.h"
 #include "base/format.h"
+#include "base/presets.h"
 #include "kernels/matmul.h"
 #include "output.h"
 #include "train/train_config.h"
@@ -26,13 +27,18 @@ using Json = nlohmann::ordered_json;
 const char* kTrainUsage =
     "  train     [--task recall|copy] [--dk N] [--heads N] [--divisor sqrt|1|2|dk|X|qknorm]\n"
     "            [--optimizer adam|sgd] [--lr X] [--steps N] [--batch N] [--seed S]\n"
-    "            [--dmodel N] [--dv N] [--init lecun|xavier|normal] [--log-every N]\n"
-    "            [--eval N] [--format json|csv]\n"
+    "            [--dmodel N] [--dv N] [--init lecun|xavier|normal|t5] [--log-every N]\n"
+    "            [--softcap C] [--qk-clip TAU] [--preset NAME] [--eval N] [--format json|csv]\n"
+    "            --softcap C: logits s -> C*tanh(s/C) after the divisor; --qk-clip TAU: after\n"
+    "            each step, heads whose largest |logit| passed TAU are scaled back to it\n"
+    "            (both numbers in [0.001, 10000]); --preset NAME (attnlab presets) sets dk,\n"
+    "            the divisor, the soft-cap and t5's init; an explicit option wins\n"
     "            defaults: recall, dk 256, heads 2, dmodel 64, dv dmodel/heads, sqrt, adam,\n"
     "            lr (1e-3 adam, 0.1 sgd) * 2*dk/dmodel, steps 1500, batch 64, seed 0,\n"
     "            lecun, log-every 10, eval 4096, json\n"
     "  sweep     [--dks 64,128,256] [--divisors sqrt,1,2,dk,qknorm] [--optimizers adam,sgd]\n"
-    "            [--seeds 0] [--lr-adam X] [--lr-sgd X] and train's other options;\n"
+    "            [--seeds 0] [--lr-adam X] [--lr-sgd X] and train's other options (--preset\n"
+    "            sets the default --dks and --divisors);\n"
     "            one line per run (JSON lines or CSV)\n";
 
 namespace {
@@ -80,6 +86,16 @@ std::string format_of(const Args& a) {
   return f;
 }
 
+// --softcap / --qk-clip: a number in [kMinCap, kMaxCap]; 0 (off) when not given.
+double cap_option(const Args& a, const std::string& name) {
+  if (!a.has(name)) return 0;
+  const double v = a.real(name, 0.0);
+  if (!(v >= L::kMinCap && v <= L::kMaxCap))
+    throw UsageError("--" + name + " must be a number in [" + csv_num(L::kMinCap) + ", " + csv_num(L::kMaxCap) +
+                     "], got " + attn::escaped(a.text(name, "")));
+  return v;
+}
+
 // The options train and sweep share; dk, divisor, optimizer, lr and seed are set by the caller.
 attn::TrainConfig base_config(const Args& a) {
   attn::TrainConfig c;
@@ -90,8 +106,28 @@ attn::TrainConfig base_config(const Args& a) {
   c.batch = a.integer("batch", 64, 1, L::kMaxBatch);
   c.init = attn::parse_init(a.text("init", "lecun"));
   c.log_every = a.integer("log-every", 10, 1, L::kMaxLogEvery);
+  c.softcap = cap_option(a, "softcap");
+  c.qk_clip = cap_option(a, "qk-clip");
   return c;
 }
+
+// --preset NAME: the preset, or null. Its d_k, divisor, soft-cap and init
+// are defaults that an explicit --dk (--dks), --divisor (--divisors),
+// --softcap or --init overrides, as x264's and ffmpeg's --preset do.
+const attn::Preset* preset_option(const Args& a) {
+  return a.has("preset") ? &attn::find_preset(a.text("preset", "")) : nullptr;
+}
+
+void apply_preset(const Args& a, const attn::Preset* p, attn::TrainConfig& c) {
+  if (!p) return;
+  if (!a.has("softcap")) c.softcap = p->softcap;
+  if (!a.has("init") && std::string(p->init) == "t5") c.init = attn::InitKind::T5;
+}
+
+// The preset's divisor as a --divisor text (the exact number, sqrt(128) = 11.313708498984761).
+std::string preset_divisor(const attn::Preset& p) { return attn::Divisor::value(p.divisor).label(); }
+
+Json cap_json(double v) { return v > 0 ? Json(v) : Json(nullptr); }
 
 double lr_option(const Args& a, const std::string& name, attn::OptimizerKind opt, std::size_t dk,
                  std::size_t d_model) {
@@ -197,11 +233,13 @@ std::string csv_cell(const Json& v) {
 
 int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
   const Args a(argv, {"task", "dk", "heads", "dmodel", "dv", "divisor", "optimizer", "lr", "steps",
-                      "batch", "seed", "init", "log-every", "eval", "format"});
+                      "batch", "seed", "init", "log-every", "eval", "format", "softcap", "qk-clip", "preset"});
   const std::string format = format_of(a);
   attn::TrainConfig c = base_config(a);
-  c.dk = a.integer("dk", 256, 1, L::kMaxDk);
-  attn::apply_divisor_option(c, a.text("divisor", "sqrt"));
+  const attn::Preset* preset = preset_option(a);
+  apply_preset(a, preset, c);
+  c.dk = a.integer("dk", preset ? preset->dk : 256, 1, L::kMaxDk);
+  attn::apply_divisor_option(c, a.text("divisor", preset ? preset_divisor(*preset) : "sqrt"));
   c.optimizer = attn::parse_optimizer(a.text("optimizer", "adam"));
   c.lr = lr_option(a, "lr", c.optimizer, c.dk, c.d_model);
   c.seed = a.integer("seed", 0, 0, L::kMaxSeed);
@@ -253,6 +291,9 @@ int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
                          {"optimizer", attn::optimizer_name(c.optimizer)},
                          {"lr", c.lr},
                          {"init", attn::init_name(c.init)},
+                         {"softcap", cap_json(c.softcap)},
+                         {"qk_clip", cap_json(c.qk_clip)},
+                         {"preset", preset ? Json(preset->name) : Json(nullptr)},
                          {"batch", c.batch},
                          {"seed", c.seed},
                          {"log_every", c.log_every},
@@ -278,6 +319,11 @@ int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   summary["eval_samples"] = r.eval.samples;
   summary["steps_to_90"] = step_json(r.steps_to_90);
   summary["diverged"] = step_json(r.diverged);
+  summary["init"] = attn::init_name(c.init);
+  summary["softcap"] = cap_json(c.softcap);
+  summary["qk_clip"] = cap_json(c.qk_clip);
+  summary["qk_clips"] = t.qk_clips();
+  summary["preset"] = preset ? Json(preset->name) : Json(nullptr);
   summary["seconds"] = sig7(r.seconds);
   summary["steps_per_second"] = sig7(sps);
   if (format == "csv") {
@@ -292,13 +338,17 @@ int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
 
 int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
   const Args a(argv, {"task", "dks", "heads", "dmodel", "dv", "divisors", "optimizers", "lr-adam",
-                      "lr-sgd", "steps", "batch", "seeds", "init", "eval", "format"});
+                      "lr-sgd", "steps", "batch", "seeds", "init", "eval", "format", "softcap", "qk-clip",
+                      "preset"});
   const std::string format = format_of(a);
-  const attn::TrainConfig base = base_config(a);
+  attn::TrainConfig base = base_config(a);
+  const attn::Preset* preset = preset_option(a);
+  apply_preset(a, preset, base);
   std::vector<std::size_t> dks;
-  for (const auto& s : split("dks", a.text("dks", "64,128,256")))
+  for (const auto& s : split("dks", a.text("dks", preset ? std::to_string(preset->dk) : "64,128,256")))
     dks.push_back(list_integer("dks", s, 1, L::kMaxDk));
-  const std::vector<std::string> divisors = split("divisors", a.text("divisors", "sqrt,1,2,dk,qknorm"));
+  const std::vector<std::string> divisors =
+      split("divisors", a.text("divisors", preset ? preset_divisor(*preset) : "sqrt,1,2,dk,qknorm"));
   std::vector<attn::OptimizerKind> opts;
   for (const auto& s : split("optimizers", a.text("optimizers", "adam,sgd")))
     opts.push_back(attn::parse_optimizer(s));
@@ -343,7 +393,7 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   const std::vector<std::string> cols{
       "task", "dk", "divisor", "optimizer", "lr", "seed", "steps", "final_loss", "final_accuracy",
       "final_attn_correct", "steps_to_90", "diverged", "grad_wq_step1", "grad_wk_step1", "logit_spread_step1",
-      "logit_spread_last", "logit_max_abs_last", "seconds"};
+      "logit_spread_last", "logit_max_abs_last", "seconds", "init", "softcap", "qk_clip", "qk_clips", "preset"};
   if (format == "csv") {
     for (std::size_t j = 0; j < cols.size(); ++j) out << (j ? "," : "") << cols[j];
     out << "\n" << std::flush;
@@ -382,6 +432,11 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     row["logit_spread_last"] = sig7(r.last[attn::kColLogitSpread]);
     row["logit_max_abs_last"] = sig7(r.last[attn::kColLogitMaxAbs]);
     row["seconds"] = sig7(r.seconds);
+    row["init"] = attn::init_name(c.init);
+    row["softcap"] = cap_json(c.softcap);
+    row["qk_clip"] = cap_json(c.qk_clip);
+    row["qk_clips"] = t.qk_clips();
+    row["preset"] = preset ? Json(preset->name) : Json(nullptr);
     if (format == "csv") {
       for (std::size_t j = 0; j < cols.size(); ++j) {
         out << (j ? "," : "") << csv_cell(row[cols[j]]);

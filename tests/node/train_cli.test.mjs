@@ -24,6 +24,8 @@ const SMALL = ['--dk', '64', '--dmodel', '32', '--batch', '32'];
 const COLUMNS = ['step', 'loss', 'accuracy', 'attn_entropy', 'attn_max', 'attn_correct',
   'logit_max_abs', 'logit_spread', 'grad_wq', 'grad_wk', 'grad_wv', 'grad_wo',
   'grad_wq_h0', 'grad_wq_h1', 'grad_wk_h0', 'grad_wk_h1'];
+// The per-head traces (largest |logit|, attention entropy), a column per head.
+const ALL_COLUMNS = [...COLUMNS, 'max_logit_h0', 'max_logit_h1', 'entropy_h0', 'entropy_h1'];
 
 test('train prints config, init checkpoint, metrics rows and a summary', () => {
   const r = json(['train', ...SMALL, '--steps', '25', '--log-every', '10', '--eval', '256']);
@@ -37,7 +39,7 @@ test('train prints config, init checkpoint, metrics rows and a summary', () => {
   // Default lr keeps lr * d_model at the reference's 1e-3 * 2 * d_k.
   assert.ok(Math.abs(r.config.lr - 1e-3 * 2 * 64 / 32) < 1e-15);
   assert.deepEqual(r.metrics.map((m) => m.step), [1, 10, 20]);
-  assert.deepEqual(Object.keys(r.metrics[0]), COLUMNS);
+  assert.deepEqual(Object.keys(r.metrics[0]), ALL_COLUMNS);
   for (const m of r.metrics) {
     assert.ok(m.loss > 0 && m.accuracy >= 0 && m.accuracy <= 1);
     assert.ok(m.attn_entropy >= 0 && m.attn_entropy <= Math.log(17) + 1e-6);
@@ -96,7 +98,7 @@ test('train --format csv: the metrics table, then key,value pairs', () => {
   assert.equal(r.status, 0, r.err);
   const [table, summary] = r.out.trimEnd().split('\n\n');
   const rows = table.split('\n').map((l) => l.split(','));
-  assert.deepEqual(rows[0], COLUMNS);
+  assert.deepEqual(rows[0], ALL_COLUMNS);
   assert.deepEqual(rows.slice(1).map((x) => Number(x[0])), [1, 10, 20]);
   for (const row of rows.slice(1)) assert.ok(row.every((x) => Number.isFinite(Number(x))));
   const kv = Object.fromEntries(summary.split('\n').slice(1).map((l) => l.split(',')));

@@ -29,7 +29,8 @@ ParamLayout::ParamLayout(const ModelDims& d) {
 std::vector<double> init_params(const ModelDims& d, InitKind kind, Rng& rng) {
   const ParamLayout L(d);
   std::vector<double> p(L.total, 0.0);
-  auto fill = [&](ParamLayout::Slice s, std::size_t fan_in, std::size_t fan_out) {
+  // extra: T5's further factor in W_Q's variance (1/d_k); 1 elsewhere.
+  auto fill = [&](ParamLayout::Slice s, std::size_t fan_in, std::size_t fan_out, double extra = 1.0) {
     const double fi = static_cast<double>(fan_in), fo = static_cast<double>(fan_out);
     for (std::size_t i = 0; i < s.size; ++i) {
       double& w = p[s.offset + i];
@@ -37,11 +38,12 @@ std::vector<double> init_params(const ModelDims& d, InitKind kind, Rng& rng) {
         case InitKind::Xavier: w = (2.0 * rng.uniform() - 1.0) * std::sqrt(6.0 / (fi + fo)); break;
         case InitKind::Lecun: w = (2.0 * rng.uniform() - 1.0) * std::sqrt(3.0 / fi); break;
         case InitKind::Normal: w = rng.normal() / std::sqrt(fi); break;
+        case InitKind::T5: w = rng.normal() * std::sqrt(extra / fi); break;
       }
     }
   };
   const std::size_t hk = d.heads * d.dk, hv = d.heads * d.dv;
-  fill(L.wq, d.d_model, hk);
+  fill(L.wq, d.d_model, hk, 1.0 / static_cast<double>(d.dk));
   fill(L.wk, d.d_model, hk);
   fill(L.wv, d.d_model, hv);
   fill(L.wo, hv, d.d_model);
@@ -52,8 +54,8 @@ std::vector<double> init_params(const ModelDims& d, InitKind kind, Rng& rng) {
 }
 
 template <typename T>
-AttnModel<T>::AttnModel(const ModelDims& d, double divisor)
-    : dims_(d), layout_(d), opts_{1.0 / divisor, d.qk_norm}, params_(layout_.total),
+AttnModel<T>::AttnModel(const ModelDims& d, double divisor, double softcap)
+    : dims_(d), layout_(d), opts_{1.0 / divisor, d.qk_norm, softcap}, params_(layout_.total),
       grads_(layout_.total) {}
 
 template <typename T>
@@ -85,7 +87,7 @@ CrossEntropyResult AttnModel<T>::forward(const T* x, const int* targets, std::si
   targets_ = targets;
   batch_ = batch;
   const std::size_t D = dims_.d_model, C = dims_.classes;
-  mha_.resize(mha_dims(), dims_.qk_norm);
+  mha_.resize(mha_dims(), dims_.qk_norm, opts_.softcap > 0);
   z_.resize(batch * C);
   p_.resize(batch * C);
   // 1. Y = attention(X), read at the query position

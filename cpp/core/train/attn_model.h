@@ -22,6 +22,10 @@ enum class InitKind {
   Xavier,  // Glorot uniform, bound √(6/(fan_in + fan_out))
   Lecun,   // uniform with variance 1/fan_in, bound √(3/fan_in): q, k stay at unit variance
   Normal,  // normal with variance 1/fan_in
+  // T5 (mesh-tensorflow): normal, W_Q with variance 1/(d_model·d_k), the rest
+  // (W_K, W_V, W_O, the read-out) 1/fan_in, as Normal. With divisor 1 a logit
+  // q·k then has variance ≈ 1 at initialisation: the 1/√d_k sits in W_Q.
+  T5,
 };
 
 struct ModelDims {
@@ -46,7 +50,8 @@ std::vector<double> init_params(const ModelDims& d, InitKind kind, Rng& rng);
 template <typename T>
 class AttnModel {
  public:
-  AttnModel(const ModelDims& d, double divisor);
+  // Scores divided by `divisor`, then soft-capped at `softcap` (0: no cap).
+  AttnModel(const ModelDims& d, double divisor, double softcap = 0);
 
   const ModelDims& dims() const { return dims_; }
   const ParamLayout& layout() const { return layout_; }

@@ -2,12 +2,13 @@
 
 #include "train/linear.h"
 #include "train/qk_layer_norm.h"
+#include "train/softcap.h"
 #include "train/train_ops.h"
 
 namespace attn {
 
 template <typename T>
-void MhaBuffers<T>::resize(const MhaDims& d, bool qk_norm) {
+void MhaBuffers<T>::resize(const MhaDims& d, bool qk_norm, bool softcap) {
   const std::size_t hk = d.heads * d.dk, hv = d.heads * d.dv, rows = d.batch * d.seq;
   const std::size_t hs = d.batch * d.heads;  // one (sample, head) pair per query row
   q.resize(d.batch * hk);
@@ -20,6 +21,8 @@ void MhaBuffers<T>::resize(const MhaDims& d, bool qk_norm) {
   k_mean.resize(qk_norm ? rows * d.heads : 0);
   k_rstd.resize(qk_norm ? rows * d.heads : 0);
   s.resize(hs * d.seq);
+  s_raw.resize(softcap ? hs * d.seq : 0);
+  s_dcap.resize(softcap ? hs * d.seq : 0);
   a.resize(hs * d.seq);
   u.resize(d.batch * hv);
   y.resize(d.batch * d.d_model);
@@ -33,15 +36,16 @@ void MhaBuffers<T>::resize(const MhaDims& d, bool qk_norm) {
   du.resize(d.batch * hv);
 }
 
+namespace {
+
+// Passes 1, 3, 4, 5 of the forward: q̂, K̂ and the (soft-capped) scores.
 template <typename T>
-void mha_forward(const MhaDims& d, const MhaOptions& o, const MhaWeights<T>& w, const T* x,
-                 MhaBuffers<T>& buf) {
+void mha_scores(const MhaDims& d, const MhaOptions& o, const MhaWeights<T>& w, const T* x,
+                MhaBuffers<T>& buf) {
   const std::size_t B = d.batch, T_ = d.seq, D = d.d_model, H = d.heads;
-  const std::size_t hk = H * d.dk, hv = H * d.dv;
+  const std::size_t hk = H * d.dk;
   // 1. K = X W_K + b_K                       (all B·T rows)
   linear_forward(x, D, {B * T_, D, hk}, w.wk, w.bk, buf.k.data());
-  // 2. V = X W_V + b_V
-  linear_forward(x, D, {B * T_, D, hv}, w.wv, w.bv, buf.v.data());
   // 3. q = X[:, qpos] W_Q + b_Q              (one row per sample, T·D apart)
   linear_forward(x + d.qpos * D, T_ * D, {B, D, hk}, w.wq, w.bq, buf.q.data());
   // 4. q̂ = LN_gq(q), K̂ = LN_gk(K) per head  (QK-LayerNorm only)
@@ -54,13 +58,36 @@ void mha_forward(const MhaDims& d, const MhaOptions& o, const MhaWeights<T>& w, 
   const T* qh = buf.q_hat();
   const T* kh = buf.k_hat();
   const T inv = static_cast<T>(o.inv_divisor);
+  const bool cap = o.softcap > 0;
   for (std::size_t b = 0; b < B; ++b) {
     for (std::size_t h = 0; h < H; ++h) {
-      T* s = buf.s.data() + (b * H + h) * T_;
+      const std::size_t row = (b * H + h) * T_;
+      T* s = buf.s.data() + row;
+      T* r = cap ? buf.s_raw.data() + row : s;
+      // 5. R[b,h,j] = q̂[b,h] · k̂[b,j,h] / divisor   (k̂ rows H·dk apart)
+      ops::dots(qh + b * hk + h * d.dk, kh + b * T_ * hk + h * d.dk, hk, T_, d.dk, r);
+      for (std::size_t j = 0; j < T_; ++j) r[j] *= inv;
+      // 5b. S = c·tanh(R / c), C = sech²(R / c)        (soft-cap only; else S = R)
+      if (cap) softcap_forward(r, T_, static_cast<T>(o.softcap), s, buf.s_dcap.data() + row);
+    }
+  }
+}
+
+}  // namespace
+
+template <typename T>
+void mha_forward(const MhaDims& d, const MhaOptions& o, const MhaWeights<T>& w, const T* x,
+                 MhaBuffers<T>& buf) {
+  const std::size_t B = d.batch, T_ = d.seq, D = d.d_model, H = d.heads;
+  const std::size_t hv = H * d.dv;
+  // 1, 3, 4, 5. q̂, K̂ and the scores S (mha_scores)
+  mha_scores(d, o, w, x, buf);
+  // 2. V = X W_V + b_V
+  linear_forward(x, D, {B * T_, D, hv}, w.wv, w.bv, buf.v.data());
+  for (std::size_t b = 0; b < B; ++b) {
+    for (std::size_t h = 0; h < H; ++h) {
+      const T* s = buf.s.data() + (b * H + h) * T_;
       T* a = buf.a.data() + (b * H + h) * T_;
-      // 5. S[b,h,j] = q̂[b,h] · k̂[b,j,h] / divisor   (k̂ rows H·dk apart)
-      ops::dots(qh + b * hk + h * d.dk, kh + b * T_ * hk + h * d.dk, hk, T_, d.dk, s);
-      for (std::size_t j = 0; j < T_; ++j) s[j] *= inv;
       // 6. A[b,h,:] = softmax(S[b,h,:])   (in float, never a subnormal weight:
       //    softmax_row.h; keys a trained head ignores get exactly 0)
       for (std::size_t j = 0; j < T_; ++j) a[j] = s[j];
@@ -102,8 +129,13 @@ void mha_backward(const MhaDims& d, const MhaOptions& o, const MhaWeights<T>& w,
       T dot_ad = 0;
       for (std::size_t j = 0; j < T_; ++j) dot_ad += a[j] * da[j];
       for (std::size_t j = 0; j < T_; ++j) ds[j] = a[j] * (da[j] - dot_ad) * inv;
+      // 5b. S = c·tanh(R / c):  dR = dS ⊙ sech²(R / c) = dS ⊙ C   (soft-cap only)
+      if (o.softcap > 0) {
+        const T* dcap = buf.s_dcap.data() + (b * H + h) * T_;
+        for (std::size_t j = 0; j < T_; ++j) ds[j] *= dcap[j];
+      }
       ops::flush_gradient(ds, 1, T_, T_);
-      // 5. S = q̂·k̂/divisor:  dq̂[b,h] = Σ_j dS_j k̂[b,j,h];  dk̂[b,j,h] = dS_j q̂[b,h]
+      // 5. R = q̂·k̂/divisor:  dq̂[b,h] = Σ_j dR_j k̂[b,j,h];  dk̂[b,j,h] = dR_j q̂[b,h]  (dR in ds)
       T* dqb = dqh + b * hk + h * d.dk;
       T* dkb = dkh + b * T_ * hk + h * d.dk;
       ops::matmul(ops::Strided<T>{ds, T_, 1}, kh + b * T_ * hk + h * d.dk, hk, dqb, hk, 1, d.dk,

@@ -12,18 +12,33 @@ InitKind parse_init(std::string_view text) {
   if (text == "xavier") return InitKind::Xavier;
   if (text == "lecun") return InitKind::Lecun;
   if (text == "normal") return InitKind::Normal;
-  throw ArgumentError("init", "choice", "{\"value\":" + jstr(text) + ",\"choices\":\"xavier, lecun, normal\"}",
-                      "init must be 'xavier', 'lecun' or 'normal', got '" + escaped(text) + "'");
+  if (text == "t5") return InitKind::T5;
+  throw ArgumentError("init", "choice", "{\"value\":" + jstr(text) + ",\"choices\":\"xavier, lecun, normal, t5\"}",
+                      "init must be 'xavier', 'lecun', 'normal' or 't5', got '" + escaped(text) + "'");
 }
 
 const char* init_name(InitKind k) {
   switch (k) {
     case InitKind::Xavier: return "xavier";
     case InitKind::Lecun: return "lecun";
+    case InitKind::T5: return "t5";
     case InitKind::Normal: break;
   }
   return "normal";
 }
+
+namespace {
+
+// 0 (off) or a number in [kMinCap, kMaxCap].
+void check_cap(const char* name, double v) {
+  namespace L = train_limits;
+  if (v == 0 || (v >= L::kMinCap && v <= L::kMaxCap)) return;
+  throw ArgumentError(name, "range", range_params(L::kMinCap, L::kMaxCap, v, ",\"off\":0"),
+                      std::string(name) + " must be 0 (off) or a number in [" + num(L::kMinCap) + ", " +
+                          num(L::kMaxCap) + "], got " + num(v));
+}
+
+}  // namespace
 
 void validate(const TrainConfig& c) {
   namespace L = train_limits;
@@ -42,6 +57,8 @@ void validate(const TrainConfig& c) {
     throw ArgumentError("lr", "range",
                         "{\"lo\":0,\"hi\":" + jnum(L::kMaxLr) + ",\"value\":" + jnum(c.lr) + ",\"open\":\"lo\"}",
                         "lr must be a number in (0, " + num(L::kMaxLr) + "], got " + num(c.lr));
+  check_cap("softcap", c.softcap);
+  check_cap("qk_clip", c.qk_clip);
   check_size("log_every", c.log_every, 1, L::kMaxLogEvery);
   if (c.seed > L::kMaxSeed)
     throw ArgumentError("seed", "range",
@@ -56,7 +73,9 @@ std::uint64_t forward_work(const TrainConfig& c) {
   return T * H * D * (dk + dv) + H * D * dk + H * T * (dk + dv) + H * dv * D + D * kTaskVocab;
 }
 
-std::uint64_t step_work(const TrainConfig& c) { return 3 * std::uint64_t{c.batch} * forward_work(c); }
+std::uint64_t step_work(const TrainConfig& c) {
+  return (c.qk_clip > 0 ? 4 : 3) * std::uint64_t{c.batch} * forward_work(c);
+}
 
 std::uint64_t run_work(const TrainConfig& c, std::size_t steps, std::size_t eval) {
   // Every factor is bounded by validate() and kMaxStepsPerCall / kMaxEvalSamples: no overflow.

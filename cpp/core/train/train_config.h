@@ -14,7 +14,7 @@
 
 namespace attn {
 
-InitKind parse_init(std::string_view text);  // "xavier", "lecun" or "normal"
+InitKind parse_init(std::string_view text);  // "xavier", "lecun", "normal" or "t5"
 const char* init_name(InitKind k);
 
 struct TrainConfig {
@@ -28,6 +28,14 @@ struct TrainConfig {
   std::size_t dv = 32;      // value width of a head
   Divisor divisor = Divisor::sqrt_dk();
   bool qk_norm = false;     // QK-LayerNorm before the dot product (then divided by `divisor`)
+  // Soft-capping (Gemma 2): the scores, after the divisor, go through
+  // softcap·tanh(s / softcap) before the softmax. 0: no cap.
+  double softcap = 0;
+  // QK-clip (qk_clip.h): after each optimiser step, a head whose largest
+  // |q̂·k̂/divisor| on the next step's batch passes qk_clip has its query and
+  // keys scaled back so that it is qk_clip, before that step's forward is
+  // (run again and) differentiated. 0: off.
+  double qk_clip = 0;
   OptimizerKind optimizer = OptimizerKind::Adam;
   double lr = 8e-3;         // reference_lr(Adam, 256, 64): see below
   InitKind init = InitKind::Lecun;
@@ -45,6 +53,11 @@ inline constexpr std::size_t kMaxWidth = 4096;           // heads·dk, heads·dv
 inline constexpr std::size_t kMaxActivations = 1u << 22; // batch·T·heads·dk floats (16 MB)
 inline constexpr std::size_t kMaxParams = 1u << 22;
 inline constexpr double kMaxLr = 10.0;
+// A soft-cap c (and QK-clip's τ) is 0 (off) or in [1e-3, 1e4]: below 1e-3
+// every logit is within 1e-3 of 0 and attention is uniform to 3 digits; the
+// float scores s/c stay finite for any float logit.
+inline constexpr double kMinCap = 1e-3;
+inline constexpr double kMaxCap = 1e4;
 inline constexpr std::size_t kMaxLogEvery = 1'000'000;
 inline constexpr std::size_t kMaxStepsPerCall = 1'000'000;
 inline constexpr std::size_t kMaxEvalSamples = 1'000'000;
@@ -67,7 +80,8 @@ void validate(const TrainConfig& c);
 // Multiply-adds of one sequence's forward pass: the K and V projections of
 // every position (T·H·D·(dk+dv), the bulk), q at the query, the scores and
 // W·V, the output projection and the read-out. A training step is a batch's
-// forward and backward, counted as 3 forward passes.
+// forward and backward, counted as 3 forward passes, and with QK-clip a 4th:
+// the forward again after a clip (counted whether or not it clips).
 std::uint64_t forward_work(const TrainConfig& c);
 std::uint64_t step_work(const TrainConfig& c);
 // `steps` training steps, then `eval` held-out sequences' forward passes.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/argument_checks.h"
+#include "train/qk_clip.h"
 
 namespace attn {
 
@@ -53,10 +54,12 @@ struct AttnSums {
   double rows = 0, logits = 0;  // (sample, head) rows and logits seen
   double entropy = 0, max = 0, correct = 0, spread = 0, logit_sum = 0, logit_sum2 = 0;
   double logit_max_abs = 0;
+  std::vector<double> head_entropy;  // per head, summed over rows (the head's max logit: head_max_logits)
 
   // The query rows of the model's last forward over `batch` samples.
   void add(const MhaBuffers<float>& m, std::size_t batch, std::size_t heads, std::size_t seq,
            const int* answer) {
+    head_entropy.resize(heads, 0.0);
     for (std::size_t b = 0; b < batch; ++b) {
       for (std::size_t h = 0; h < heads; ++h) {
         const float* a = m.a.data() + (b * heads + h) * seq;
@@ -77,6 +80,7 @@ struct AttnSums {
         // attention statistics are NaN, in every build alike.
         const bool undefined = !std::isfinite(mean);
         entropy += undefined ? NAN : ent;
+        head_entropy[h] += undefined ? NAN : ent;
         max += undefined ? NAN : mx;
         correct += undefined ? NAN : a[answer[b]];
         spread += std::sqrt(var / static_cast<double>(seq));
@@ -99,6 +103,8 @@ std::vector<std::string> metric_columns(std::size_t heads) {
                              "grad_wq",      "grad_wk",       "grad_wv",       "grad_wo"};
   for (std::size_t h = 0; h < heads; ++h) c.push_back("grad_wq_h" + std::to_string(h));
   for (std::size_t h = 0; h < heads; ++h) c.push_back("grad_wk_h" + std::to_string(h));
+  for (std::size_t h = 0; h < heads; ++h) c.push_back("max_logit_h" + std::to_string(h));
+  for (std::size_t h = 0; h < heads; ++h) c.push_back("entropy_h" + std::to_string(h));
   return c;
 }
 
@@ -107,10 +113,10 @@ Trainer::Trainer(const TrainConfig& config)
       divisor_(config.divisor.resolve(config.dk)),
       dims_(dims_of(config)),
       task_(make_task(config)),
-      model_(dims_, divisor_),
+      model_(dims_, divisor_, config.softcap),
       opt_(config.optimizer, config.lr, ParamLayout(dims_).total),
       data_rng_(stream(config.seed, kData)),
-      columns_(kFixedColumns + 2 * config.heads) {
+      columns_(kFixedColumns + 4 * config.heads) {
   Rng init_rng = stream(config.seed, kInit);
   const std::vector<double> p = init_params(dims_, config.init, init_rng);
   std::copy(p.begin(), p.end(), model_.params().begin());
@@ -168,12 +174,26 @@ void Trainer::step(std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
     // A training step is four calls: data, forward, backward, update.
     task_.sample(data_rng_, config_.batch, batch_);
-    const auto ce = model_.forward(batch_.x.data(), batch_.target.data(), config_.batch);
+    auto ce = model_.forward(batch_.x.data(), batch_.target.data(), config_.batch);
+    if (config_.qk_clip > 0) ce = clip(ce);
     model_.backward();
     ++steps_;
     record(steps_, ce, batch_);
     opt_.update(model_.params().data(), model_.grads().data());
   }
+}
+
+CrossEntropyResult Trainer::clip(const CrossEntropyResult& ce) {
+  // QK-clip of the last update (or of the initial weights), measured at those
+  // weights on the batch they meet next, this step's: a head past τ is scaled
+  // back and the forward runs again, so every logit the model trains with,
+  // and every row, is within τ. (Kimi K2 takes the max from the forward
+  // before the update, which the update itself may then pass.)
+  const auto m = head_max_logits(model_.mha().logits(), config_.batch, config_.heads, kTaskSeq);
+  const std::size_t clipped = qk_clip(model_.params().data(), model_.layout(), dims_, m, config_.qk_clip);
+  if (clipped == 0) return ce;
+  qk_clips_ += clipped;
+  return model_.forward(batch_.x.data(), batch_.target.data(), config_.batch);
 }
 
 void Trainer::record(std::size_t step, const CrossEntropyResult& ce, const TaskBatch& batch) {
@@ -196,9 +216,12 @@ void Trainer::record(std::size_t step, const CrossEntropyResult& ce, const TaskB
   r[kColGradWk] = std::sqrt(sum_squares(g + L.wk.offset, L.wk.size));
   r[kColGradWv] = std::sqrt(sum_squares(g + L.wv.offset, L.wv.size));
   r[kColGradWo] = std::sqrt(sum_squares(g + L.wo.offset, L.wo.size));
+  const auto head_max = head_max_logits(model_.mha().logits(), B, H, kTaskSeq);
   for (std::size_t h = 0; h < H; ++h) {
     r[kFixedColumns + h] = column_norm(g + L.wq.offset, D, hk, h * dk, (h + 1) * dk);
     r[kFixedColumns + H + h] = column_norm(g + L.wk.offset, D, hk, h * dk, (h + 1) * dk);
+    r[kFixedColumns + 2 * H + h] = head_max[h];
+    r[kFixedColumns + 3 * H + h] = a.head_entropy[h] / static_cast<double>(B);
   }
   if (steps_to_90_ == 0 && r[kColAccuracy] >= 0.9) steps_to_90_ = step;
   // Diverged: the first step with a metric that is not finite (a NaN or

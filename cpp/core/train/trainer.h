@@ -63,8 +63,12 @@ struct QkSnapshot {
 };
 
 // Columns of a metrics row, in this order; then grad_wq_h0 .. grad_wq_h{H-1},
-// grad_wk_h0 .. grad_wk_h{H-1}. All are measured on the step's training batch,
-// in its forward and backward pass, before its update.
+// grad_wk_h0 .. grad_wk_h{H-1}, max_logit_h0 .. max_logit_h{H-1} (the head's
+// largest |q̂·k̂/divisor|, before any soft-cap: the logit QK-clip watches),
+// entropy_h0 .. entropy_h{H-1} (the head's mean attention entropy, nats). All
+// are measured on the step's training batch, in its forward and backward
+// pass, before its update (after QK-clip, which acts before the forward the
+// gradient comes from: qk_clip.h).
 enum MetricColumn : std::size_t {
   kColStep,          // 1-based step number
   kColLoss,          // mean cross-entropy (nats; chance = ln 32 = 3.466)
@@ -104,6 +108,8 @@ class Trainer {
   const std::vector<double>& latest() const { return latest_; }  // the last step's row, logged or not
   // First step whose batch accuracy reached 0.9; 0 if none yet.
   std::size_t steps_to_90() const { return steps_to_90_; }
+  // QK-clip: how many times a head has been scaled back, over all steps so far.
+  std::size_t qk_clips() const { return qk_clips_; }
   // First step whose metrics row holds a value that is not finite (the loss,
   // a logit or a gradient norm overflowed: the learning rate is too large for
   // this configuration); 0 if the run has not diverged. From that step on the
@@ -129,6 +135,7 @@ class Trainer {
  private:
   void measure_init();
   void record(std::size_t step, const CrossEntropyResult& r, const TaskBatch& batch);
+  CrossEntropyResult clip(const CrossEntropyResult& ce);  // QK-clip; the forward's result after it
 
   TrainConfig config_;
   double divisor_;
@@ -139,7 +146,7 @@ class Trainer {
   Rng data_rng_;
   TaskBatch batch_, scratch_;
   InitStats init_;
-  std::size_t steps_ = 0, columns_, steps_to_90_ = 0, diverged_at_ = 0;
+  std::size_t steps_ = 0, columns_, steps_to_90_ = 0, diverged_at_ = 0, qk_clips_ = 0;
   std::vector<double> rows_, latest_;
 };
 

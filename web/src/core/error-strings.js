@@ -56,6 +56,8 @@ defineStrings('coreerr', {
     'arg.task': 'The task',
     'arg.optimizer': 'The optimizer',
     'arg.preset': 'The preset',
+    'arg.softcap': 'The soft-cap',
+    'arg.qk_clip': 'The QK-clip threshold τ',
     'arg.format': 'The file format',
     'arg.value': 'This value',
     // The JS wrappers' own arguments (core/arg-types.js).
@@ -79,6 +81,7 @@ defineStrings('coreerr', {
     'range.int': '{name} must be a whole number from {lo} to {hi}.',
     'range.real': '{name} must be a number from {lo} to {hi}.',
     'range.open': '{name} must be greater than {lo} and at most {hi}.',
+    'range.off': '{name} must be 0 (off) or a number from {lo} to {hi}.',
     product: 'These sizes ask for too much work at once: {what} may be at most {hi}, and here it is {value}. Choose smaller values.',
     finite: '{name} must be finite numbers: number {index} is not one.',
     'divisor.low': 'The divisor must be greater than 0 and at most {hi}.',
@@ -183,6 +186,8 @@ defineStrings('coreerr', {
     'arg.task': '任务',
     'arg.optimizer': '优化器',
     'arg.preset': '预设',
+    'arg.softcap': '软上限',
+    'arg.qk_clip': 'QK 裁剪阈值 τ',
     'arg.format': '文件格式',
     'arg.value': '这个值',
     'arg.divisor': '除数',
@@ -203,6 +208,7 @@ defineStrings('coreerr', {
     'range.int': '{name}必须是 {lo} 到 {hi} 之间的整数。',
     'range.real': '{name}必须是 {lo} 到 {hi} 之间的数。',
     'range.open': '{name}必须大于 {lo} 且不超过 {hi}。',
+    'range.off': '{name}必须为 0（关闭）或 {lo} 到 {hi} 之间的数。',
     product: '这些大小一次要做的计算太多：{what} 最多为 {hi}，这里是 {value}。请选小一些的值。',
     finite: '{name}必须都是有限的数：第 {index} 个不是。',
     'divisor.low': '除数必须大于 0 且不超过 {hi}。',
@@ -309,7 +315,8 @@ function where(p) {
 export function sentenceKey(argument, kind, p = {}) {
   switch (kind) {
     case 'range':
-      return p.open === 'lo' ? 'coreerr.range.open' : p.integer ? 'coreerr.range.int' : 'coreerr.range.real';
+      return p.off !== undefined ? 'coreerr.range.off'
+        : p.open === 'lo' ? 'coreerr.range.open' : p.integer ? 'coreerr.range.int' : 'coreerr.range.real';
     case 'divisor': {
       if (typeof p.value === 'string' && !/^-?inf$/.test(p.value)) return p.qknorm ? 'coreerr.divisor.textQknorm' : 'coreerr.divisor.text';
       const v = typeof p.value === 'number' ? p.value : p.value === '-inf' ? -Infinity : Infinity;

@@ -87,7 +87,7 @@ export function lrChart({ lrs, series, text, tableId }) {
   yTitle.textContent = text.y;
   axis.append(xTitle, yTitle);
   svg.append(axis);
-  for (const s of series) {
+  series.forEach((s, si) => {
     const g = svgEl('g', { class: `lab-lr-line slot-${s.slot}` });
     const pts = [...s.points].sort((a, b) => a.lr - b.lr);
     // A line through consecutive rates that trained; a gap where one did not.
@@ -103,14 +103,14 @@ export function lrChart({ lrs, series, text, tableId }) {
     for (const p of pts) {
       if (Number.isFinite(p.loss)) g.append(svgEl('circle', { cx: px(p.lr).toFixed(1), cy: py(p.loss).toFixed(1), r: 3.5 }));
       else if (p.diverged) {
-        // A diverged cell has no held-out loss: an ✕ at the top of the plot.
-        const mark = svgEl('text', { x: px(p.lr).toFixed(1), y: M.top + 4, 'text-anchor': 'middle', class: 'cross' });
+        // A diverged cell has no held-out loss: an ✕ at the top of the plot, one row per divisor.
+        const mark = svgEl('text', { x: px(p.lr).toFixed(1), y: M.top + 4 + 12 * si, 'text-anchor': 'middle', class: 'cross' });
         mark.textContent = '✕';
         g.append(mark);
       }
     }
     svg.append(g);
-  }
+  });
   const name = [text.title, ...series.map((s) => text.summary(s.label, s.points))].join(' ');
   const plot = h('div', { class: 'lab-lr-plot', role: 'img', 'aria-label': name, 'aria-describedby': tableId }, svg);
   const legend = h('p', { class: 'lab-lr-legend' }, text.legend ?? '');

@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 
 #include "args.h"
@@ -37,9 +38,10 @@ const char* kTrainUsage =
     "            lr (1e-3 adam, 0.1 sgd) * 2*dk/dmodel, steps 1500, batch 64, seed 0,\n"
     "            lecun, log-every 10, eval 4096, json\n"
     "  sweep     [--dks 64,128,256] [--divisors sqrt,1,2,dk,qknorm] [--optimizers adam,sgd]\n"
-    "            [--seeds 0] [--lr-adam X] [--lr-sgd X] and train's other options (--preset\n"
-    "            sets the default --dks and --divisors);\n"
-    "            one line per run (JSON lines or CSV)\n";
+    "            [--seeds 0] [--lr-adam X] [--lr-sgd X] [--lrs 1e-3,1e-2,...] and train's\n"
+    "            other options (--preset sets the default --dks and --divisors); one line\n"
+    "            per run (JSON lines or CSV); --lrs adds a learning-rate axis (each rate\n"
+    "            for every optimiser; distinct, in (0, 10]) and each row's attn_entropy_last\n";
 
 namespace {
 
@@ -137,6 +139,28 @@ double lr_option(const Args& a, const std::string& name, attn::OptimizerKind opt
     throw UsageError("--" + name + " must be a number in (0, " + csv_num(L::kMaxLr) + "], got " +
                      attn::escaped(a.text(name, "")));
   return lr;
+}
+
+// --lrs: the sweep's learning-rate axis, absolute rates used for every
+// optimiser. A rate given twice is refused (1e-2 and 0.01 alike): it would
+// only run the same cells twice. The count is checked before any item is read.
+std::vector<double> lrs_option(const Args& a) {
+  const std::string text = a.text("lrs", "");
+  const std::size_t items = static_cast<std::size_t>(std::count(text.begin(), text.end(), ',')) + 1;
+  if (items > L::kMaxSweepRuns)
+    throw UsageError("--lrs has " + std::to_string(items) + " items, more than the sweep's " +
+                     std::to_string(L::kMaxSweepRuns) + " runs");
+  std::vector<double> lrs;
+  for (const auto& item : split("lrs", text)) {
+    const Args one({"--lrs", item}, {"lrs"});
+    const double lr = one.real("lrs", 0.0);
+    if (!(lr > 0.0 && lr <= L::kMaxLr))
+      throw UsageError("--lrs items must be numbers in (0, " + csv_num(L::kMaxLr) + "], got " + attn::escaped(item));
+    if (std::find(lrs.begin(), lrs.end(), lr) != lrs.end())
+      throw UsageError("--lrs has " + attn::escaped(item) + " twice (the same rate would run the same cells again)");
+    lrs.push_back(lr);
+  }
+  return lrs;
 }
 
 // A work limit as a CLI refusal, before the first step (train_limits: kMaxTrainWork, kMaxSweepWork).
@@ -338,8 +362,8 @@ int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
 
 int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
   const Args a(argv, {"task", "dks", "heads", "dmodel", "dv", "divisors", "optimizers", "lr-adam",
-                      "lr-sgd", "steps", "batch", "seeds", "init", "eval", "format", "softcap", "qk-clip",
-                      "preset"});
+                      "lr-sgd", "lrs", "steps", "batch", "seeds", "init", "eval", "format", "softcap",
+                      "qk-clip", "preset"});
   const std::string format = format_of(a);
   attn::TrainConfig base = base_config(a);
   const attn::Preset* preset = preset_option(a);
@@ -352,6 +376,16 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   std::vector<attn::OptimizerKind> opts;
   for (const auto& s : split("optimizers", a.text("optimizers", "adam,sgd")))
     opts.push_back(attn::parse_optimizer(s));
+  // The learning-rate axis: the given rates, or one cell per optimiser's own
+  // rate (--lr-adam, --lr-sgd or the reference rate) when --lrs is absent.
+  const bool lr_axis = a.has("lrs");
+  std::vector<std::optional<double>> lrs{std::nullopt};
+  if (lr_axis) {
+    for (const char* name : {"lr-adam", "lr-sgd"})
+      if (a.has(name)) throw UsageError(std::string("--") + name + " is given with --lrs, which sets every run's rate");
+    lrs.clear();
+    for (double lr : lrs_option(a)) lrs.emplace_back(lr);
+  }
   std::vector<std::uint64_t> seeds;
   for (const auto& s : split("seeds", a.text("seeds", "0")))
     seeds.push_back(list_integer("seeds", s, 0, L::kMaxSeed));
@@ -360,10 +394,12 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
 
   // Check the whole grid before the first (long) run: its size from the lists
   // alone (before the grid exists), each run's options, then the total work.
-  const std::uint64_t runs = std::uint64_t{dks.size()} * divisors.size() * opts.size() * seeds.size();
+  // Each list is at most 4096 long, so the product of five fits 64 bits.
+  const std::uint64_t runs =
+      std::uint64_t{dks.size()} * divisors.size() * opts.size() * lrs.size() * seeds.size();
   if (runs > L::kMaxSweepRuns)
-    throw UsageError("the sweep has " + std::to_string(runs) + " runs (dks x divisors x optimizers x seeds), more than " +
-                     std::to_string(L::kMaxSweepRuns));
+    throw UsageError("the sweep has " + std::to_string(runs) + " runs (dks x divisors x optimizers x " +
+                     (lr_axis ? "lrs x " : "") + "seeds), more than " + std::to_string(L::kMaxSweepRuns));
   for (const auto& [name, kind] : {std::pair{"lr-adam", attn::OptimizerKind::Adam}, {"lr-sgd", attn::OptimizerKind::Sgd}})
     if (a.has(name) && std::find(opts.begin(), opts.end(), kind) == opts.end())
       throw UsageError(std::string("--") + name + " is given but --optimizers has no " + attn::optimizer_name(kind) +
@@ -373,27 +409,32 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   for (std::size_t dk : dks)
     for (const auto& div : divisors)
       for (auto opt : opts)
-        for (auto seed : seeds) {
-          attn::TrainConfig c = base;
-          c.dk = dk;
-          attn::apply_divisor_option(c, div);
-          c.optimizer = opt;
-          c.lr = lr_option(a, opt == attn::OptimizerKind::Adam ? "lr-adam" : "lr-sgd", opt, dk,
-                           c.d_model);
-          c.seed = seed;
-          c.log_every = steps;  // only step 1 and the last are needed
-          attn::validate(c);
-          work += attn::run_work(c, steps, eval);  // one run is below 2^56, so 4096 cannot wrap 128 bits
-          grid.push_back(c);
-        }
+        for (const auto& lr : lrs)
+          for (auto seed : seeds) {
+            attn::TrainConfig c = base;
+            c.dk = dk;
+            attn::apply_divisor_option(c, div);
+            c.optimizer = opt;
+            c.lr = lr ? *lr
+                      : lr_option(a, opt == attn::OptimizerKind::Adam ? "lr-adam" : "lr-sgd", opt, dk, c.d_model);
+            c.seed = seed;
+            c.log_every = steps;  // only step 1 and the last are needed
+            attn::validate(c);
+            work += attn::run_work(c, steps, eval);  // one run is below 2^56, so 4096 cannot wrap 128 bits
+            grid.push_back(c);
+          }
 
   check_run_work("the sweep (" + std::to_string(grid.size()) + " runs of " + std::to_string(steps) + " steps)", work,
                  L::kMaxSweepWork, "fewer runs, fewer steps or smaller sizes");
 
-  const std::vector<std::string> cols{
+  std::vector<std::string> cols{
       "task", "dk", "divisor", "optimizer", "lr", "seed", "steps", "final_loss", "final_accuracy",
       "final_attn_correct", "steps_to_90", "diverged", "grad_wq_step1", "grad_wk_step1", "logit_spread_step1",
       "logit_spread_last", "logit_max_abs_last", "seconds", "init", "softcap", "qk_clip", "qk_clips", "preset"};
+  // A learning-rate sweep also reports the last step's attention entropy (the
+  // collapse large models show at high rates), before "seconds"; without --lrs
+  // the rows are as before.
+  if (lr_axis) cols.insert(std::find(cols.begin(), cols.end(), "seconds"), "attn_entropy_last");
   if (format == "csv") {
     for (std::size_t j = 0; j < cols.size(); ++j) out << (j ? "," : "") << cols[j];
     out << "\n" << std::flush;
@@ -405,7 +446,8 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     attn::Trainer t(c);
     const std::string label = "run " + std::to_string(i + 1) + "/" + std::to_string(grid.size()) +
                               " dk " + std::to_string(c.dk) + " " + attn::divisor_option_label(c) +
-                              " " + attn::optimizer_name(c.optimizer) + ": ";
+                              " " + attn::optimizer_name(c.optimizer) +
+                              (lr_axis ? " lr " + csv_num(c.lr) : std::string()) + ": ";
     const RunResult r = train(t, steps, eval, bar, label, [](const double*) {});
     if (r.diverged)
       warn_diverged(err, "run " + std::to_string(i + 1) + "/" + std::to_string(grid.size()) + " (dk " +
@@ -431,6 +473,7 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     row["logit_spread_step1"] = sig7(r.first[attn::kColLogitSpread]);
     row["logit_spread_last"] = sig7(r.last[attn::kColLogitSpread]);
     row["logit_max_abs_last"] = sig7(r.last[attn::kColLogitMaxAbs]);
+    if (lr_axis) row["attn_entropy_last"] = sig7(r.last[attn::kColAttnEntropy]);
     row["seconds"] = sig7(r.seconds);
     row["init"] = attn::init_name(c.init);
     row["softcap"] = cap_json(c.softcap);

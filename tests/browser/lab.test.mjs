@@ -419,6 +419,62 @@ test('the sweep fills its table and reads it in prose', { timeout: TIMEOUT }, as
   await page.close();
 });
 
+test('the sweep over learning rates: a rate column, loss, largest logit and entropy per cell, a chart per d_k', { timeout: TIMEOUT }, async (t) => {
+  const page = await open('lang=en&sw.dk=16&sw.div=sqrt,1&sw.opt=adam&sw.steps=30&sw.lr=1e-3,0.03');
+  assert.equal(await page.inputValue('#lab-sw-lr'), '1e-3,0.03', 'the list from the link');
+  await page.click('#lab-sw-start');
+  await page.waitForFunction(() => document.getElementById('lab-sw-status').dataset.state === 'done', null, { timeout: 300_000 });
+  const cells = await page.$$eval('#lab-sw-table td[data-div]', (tds) => tds.map((td) => ({ ...td.dataset, text: td.textContent })));
+  assert.equal(cells.length, 4);
+  assert.deepEqual(cells.map((c) => `${c.lr}/${c.div}`), ['0.001/sqrt', '0.001/1', '0.03/sqrt', '0.03/1']);
+  for (const c of cells) {
+    assert.equal(c.state, 'done');
+    assert.match(c.text, /^\d+(\.\d)?% · loss [\d.]+ · max \|logit\| [\d.]+ · entropy [\d.]+$/);
+    // The page's entropy and largest |logit| are the core's last row of the same run, replayed in Node.
+    const { cols, rows } = replay({ task: 'recall', dk: 16, heads: 2, dModel: 64, dv: 32, divisor: c.div, optimizer: 'adam',
+      lr: Number(c.lr), init: 'lecun', batch: 64, seed: 0, logEvery: 5 }, 30);
+    const last = rows.at(-1);
+    assert.equal(Number(c.entropy), last[cols.indexOf('attn_entropy')], `${c.lr}/${c.div} entropy`);
+    assert.equal(Number(c.logit), last[cols.indexOf('logit_max_abs')], `${c.lr}/${c.div} logit`);
+    assert.ok(Number(c.loss) > 0);
+  }
+  assert.deepEqual(await page.$$eval('#lab-sw-table thead th', (th) => th.map((x) => x.textContent.trim())),
+    ['Optimiser', 'dₖ', 'Learning rate', '√dₖ', '1 (no scaling)']);
+  const chart = await page.$$eval('#lab-sw-charts .lab-lr-plot', (ps) => ps.map((p) => ({
+    role: p.getAttribute('role'), name: p.getAttribute('aria-label'), points: p.querySelectorAll('circle').length,
+    text: p.textContent, lines: p.querySelectorAll('.lab-lr-line path').length, table: p.getAttribute('aria-describedby'),
+  })));
+  t.diagnostic(JSON.stringify(chart));
+  assert.equal(chart.length, 1);
+  assert.equal(chart[0].role, 'img');
+  assert.equal(chart[0].table, 'lab-sw-table');
+  assert.equal(chart[0].points, 4);
+  assert.equal(chart[0].lines, 2);
+  assert.match(chart[0].name, /^Final held-out loss against learning rate, Adam, dₖ = 16 /);
+  assert.match(chart[0].text, /learning rate \(log scale\)/);
+  assert.match(chart[0].text, /final held-out loss \(nats\)/);
+  const prose = await page.textContent('#lab-sw-prose');
+  t.diagnostic(prose);
+  assert.match(prose, /had its lowest loss, [\d.]+, at rate (0\.001|0\.03)/);
+  // Bad lists: a message next to the list, in the reader's language, and nothing runs.
+  for (const [value, want] of [['0.01,1e-2', '1e-2 is in the list twice; give each rate once.'], ['1e-3,,1', 'The list of learning rates has an empty item.'],
+    ['fast', '“fast” is not a number.'], ['0', readerSentence({ lr: 0 })], ['11', readerSentence({ lr: 11 })]]) {
+    await page.fill('#lab-sw-lr', value);
+    await page.click('#lab-sw-start');
+    await page.waitForFunction((w) => document.getElementById('lab-sw-lr-msg').textContent === w, want);
+    assert.equal(await page.getAttribute('#lab-sw-lr', 'aria-invalid'), 'true');
+  }
+  await page.selectOption('#lang-select', 'zh');
+  await page.fill('#lab-sw-lr', 'fast');
+  await page.click('#lab-sw-start');
+  await page.waitForFunction(() => document.getElementById('lab-sw-lr-msg').textContent === '“fast”不是数字。');
+  await page.fill('#lab-sw-lr', '0');
+  await page.click('#lab-sw-start');
+  await page.waitForFunction((w) => document.getElementById('lab-sw-lr-msg').textContent === w, readerSentence({ lr: 0 }, 'zh'));
+  assert.deepEqual(browser.problems, []);
+  await page.close();
+});
+
 test('both languages; a 320 px screen has no sideways scroll; dark scheme', { timeout: TIMEOUT }, async () => {
   const page = await open('lang=en&dk=16&steps=20&div=sqrt,1', { viewport: { width: 320, height: 800 } });
   await page.selectOption('#lang-select', 'zh');

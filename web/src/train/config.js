@@ -52,6 +52,10 @@ export const SWEEP_STATE = {
   steps: text('600'),
 };
 export const SWEEP_PREFIX = 'sw';
+// The sweep's list of learning rates (sw.lr=1e-3,1e-2,0.1; sweep-lr.js reads
+// it when the sweep starts): free text, absent when empty, so links from
+// before it existed read as they did.
+export const SWEEP_LR_STATE = { lr: text('') };
 
 /** Colour slot ('sqrt', 'two', …, 'custom0') and dash pattern (null: solid) of a divisor option. */
 export function divisorStyle(option, customIndex = 0) {

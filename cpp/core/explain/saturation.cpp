@@ -27,19 +27,26 @@ void check_divisors(std::size_t n_divisors, const double* divisors) {
   for (std::size_t c = 0; c < n_divisors; ++c) Divisor::value(divisors[c]);
 }
 
+// 0 is no cap; a cap has a divisor's range (c·tanh(x / c) is finite for any finite x there).
+void check_softcap(double softcap) {
+  if (softcap != 0) check_real("softcap", softcap, limits::kMinDivisor, limits::kMaxDivisor);
+}
+
 }  // namespace
 
 SaturationSession::SaturationSession(std::size_t dk, std::size_t m, std::uint64_t seed,
-                                     const double* divisors, std::size_t n_divisors)
-    : dk_(dk), m_(m), rng_(seed) {
+                                     const double* divisors, std::size_t n_divisors, double softcap)
+    : dk_(dk), m_(m), softcap_(softcap), rng_(seed) {
   check_size("dk", dk, 1, limits::kMaxDk);
   check_size("m", m, 1, limits::kMaxSeqLen);
   check_divisors(n_divisors, divisors);
+  check_softcap(softcap);
   divisors_.assign(divisors, divisors + n_divisors);
   acc_.resize(3 * n_divisors);
   q_.resize(dk);
   k_.resize(dk);
   scores_.resize(m);
+  if (softcap_ != 0) capped_.resize(m);
   probs_.resize(m);
 }
 
@@ -55,7 +62,15 @@ void SaturationSession::draw(std::size_t rows) {
     }
     const double n = static_cast<double>(rows_ + r + 1);
     for (std::size_t c = 0; c < divisors_.size(); ++c) {
-      const SoftmaxStats st = softmax_stats(scores_.data(), m_, divisors_[c], probs_.data());
+      SoftmaxStats st;
+      if (softcap_ == 0) {
+        st = softmax_stats(scores_.data(), m_, divisors_[c], probs_.data());
+      } else {
+        // Capped after the divisor, so the softmax divides by 1. A score (a float
+        // dot product) over a divisor >= 1e-30 is a finite double, and so is x / c.
+        for (std::size_t j = 0; j < m_; ++j) capped_[j] = softcap_ * std::tanh(scores_[j] / divisors_[c] / softcap_);
+        st = softmax_stats(capped_.data(), m_, 1.0, probs_.data());
+      }
       const double x[3] = {st.max_prob, st.entropy, st.jacobian_norm};
       for (int i = 0; i < 3; ++i) {
         Running& a = acc_[3 * c + i];
@@ -83,7 +98,7 @@ std::vector<SaturationStats> SaturationSession::stats() const {
 
 std::vector<SaturationStats> saturation_point(std::size_t dk, std::size_t m, std::size_t rows,
                                               std::uint64_t seed, const double* divisors,
-                                              std::size_t n_divisors) {
+                                              std::size_t n_divisors, double softcap) {
   // The checks in the order the errors have always come: sizes, work, divisors.
   check_size("dk", dk, 1, limits::kMaxDk);
   check_size("m", m, 1, limits::kMaxSeqLen);
@@ -91,7 +106,8 @@ std::vector<SaturationStats> saturation_point(std::size_t dk, std::size_t m, std
   check_product("rows*m", rows, m, limits::kMaxSampleWork);
   check_product("rows*m*dk", rows * m, dk, limits::kMaxSampleWork);
   check_divisors(n_divisors, divisors);
-  SaturationSession session(dk, m, seed, divisors, n_divisors);
+  check_softcap(softcap);
+  SaturationSession session(dk, m, seed, divisors, n_divisors, softcap);
   session.draw(rows);
   return session.stats();
 }

@@ -35,19 +35,31 @@ void check_softcap(double softcap) {
 }  // namespace
 
 SaturationSession::SaturationSession(std::size_t dk, std::size_t m, std::uint64_t seed,
-                                     const double* divisors, std::size_t n_divisors, double softcap)
-    : dk_(dk), m_(m), softcap_(softcap), rng_(seed) {
+                                     const double* divisors, std::size_t n_divisors)
+    : dk_(dk), m_(m), rng_(seed) {
   check_size("dk", dk, 1, limits::kMaxDk);
   check_size("m", m, 1, limits::kMaxSeqLen);
   check_divisors(n_divisors, divisors);
-  check_softcap(softcap);
   divisors_.assign(divisors, divisors + n_divisors);
   acc_.resize(3 * n_divisors);
   q_.resize(dk);
   k_.resize(dk);
   scores_.resize(m);
-  if (softcap_ != 0) capped_.resize(m);
   probs_.resize(m);
+}
+
+SaturationSession::SaturationSession(std::size_t dk, std::size_t m, std::uint64_t seed,
+                                     const double* divisors, std::size_t n_divisors, double softcap)
+    : SaturationSession(dk, m, seed, divisors, n_divisors) {
+  check_softcap(softcap);
+  if (softcap == 0) return;
+  softcap_ = softcap;
+  capped_.resize(m);
+  // Capped after the divisor, so the softmax then divides by 1. A score (a float
+  // dot product) over a divisor >= 1e-30 is a finite double, and so is x / c.
+  cap_ = [](const double* s, std::size_t n, double divisor, double c, double* out) {
+    for (std::size_t j = 0; j < n; ++j) out[j] = c * std::tanh(s[j] / divisor / c);
+  };
 }
 
 void SaturationSession::draw(std::size_t rows) {
@@ -63,12 +75,10 @@ void SaturationSession::draw(std::size_t rows) {
     const double n = static_cast<double>(rows_ + r + 1);
     for (std::size_t c = 0; c < divisors_.size(); ++c) {
       SoftmaxStats st;
-      if (softcap_ == 0) {
+      if (!cap_) {
         st = softmax_stats(scores_.data(), m_, divisors_[c], probs_.data());
       } else {
-        // Capped after the divisor, so the softmax divides by 1. A score (a float
-        // dot product) over a divisor >= 1e-30 is a finite double, and so is x / c.
-        for (std::size_t j = 0; j < m_; ++j) capped_[j] = softcap_ * std::tanh(scores_[j] / divisors_[c] / softcap_);
+        cap_(scores_.data(), m_, divisors_[c], softcap_, capped_.data());
         st = softmax_stats(capped_.data(), m_, 1.0, probs_.data());
       }
       const double x[3] = {st.max_prob, st.entropy, st.jacobian_norm};

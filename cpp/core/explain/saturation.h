@@ -52,7 +52,12 @@ class SaturationSession {
  public:
   // Throws ArgumentError as saturation_point does (rows aside).
   SaturationSession(std::size_t dk, std::size_t m, std::uint64_t seed, const double* divisors,
-                    std::size_t n_divisors, double softcap = 0);
+                    std::size_t n_divisors);
+  // With a logit soft-cap (0: none). A constructor of its own, so a module that
+  // never caps (the page's explainer, whose first load has a byte budget) links
+  // no tanh: draw() reaches the cap only through cap_.
+  SaturationSession(std::size_t dk, std::size_t m, std::uint64_t seed, const double* divisors,
+                    std::size_t n_divisors, double softcap);
 
   // Samples `rows` more rows (rows >= 1, rows·m·d_k <= kMaxSampleWork, and
   // at most kMaxSaturationRows in all).
@@ -68,7 +73,9 @@ class SaturationSession {
   };
   std::size_t dk_, m_, rows_ = 0;
   std::vector<double> divisors_;
-  double softcap_;  // 0: none
+  double softcap_ = 0;
+  // x_j = softcap·tanh(s_j / divisor / softcap) into out; null: no cap.
+  void (*cap_)(const double* s, std::size_t m, double divisor, double softcap, double* out) = nullptr;
   Rng rng_;
   std::vector<Running> acc_;  // 3 per divisor: max prob, entropy, Jacobian norm
   std::vector<float> q_, k_;

@@ -703,6 +703,12 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     await page.fill('#sat-ssmax-s', '1');
     await until(() => fieldState(page, 'sat-ssmax-s'), (st) => st.msg === '');
     await page.close();
+    // A shared link opens the view as it was left (sat.x, sat.s), in Chinese too.
+    const shared = await openPage('sat.seed=9&sat.dk=16&sat.x=n&sat.s=0', { lang: 'zh' });
+    await waitFor(shared, () => document.querySelector('attn-saturation').dataset.axis === 'n', 'the n view from the URL', null, 30_000);
+    assert.equal(await shared.$eval('#sat-x-n', (e) => e.checked), true);
+    assert.match((await until(() => fieldState(shared, 'sat-ssmax-s'), (st) => st.msg !== '')).msg, /10⁻⁶ 到 10⁶/);
+    await shared.close();
   });
 
   test('a chart exports its numbers as CSV (the table\'s), and its picture as SVG and PNG', { timeout: TIMEOUT }, async () => {

@@ -196,7 +196,7 @@ export function extend(w, CURVES, fmtStat) {
 
   w.renderCurves = () => {
     const meta = w.sweepMeta;
-    if (!meta) return;
+    if (!meta?.axis) return; // the widget's own sweep, until this view's first starts
     const xsAll = AXES[meta.axis];
     const xs = xsAll.filter((x) => w.sweep.has(`${x}|1`));
     for (const { stat, c } of w.charts) {
@@ -221,9 +221,9 @@ export function extend(w, CURVES, fmtStat) {
     const tb = w.curveTable;
     const meta = w.sweepMeta;
     tb.summary.textContent = t('widget.tableSummary');
-    tb.title.textContent = !meta ? '' : meta.axis === 'n' ? t('satlen.tableN', { dk: int(meta.dk), seed: int(meta.seed) })
+    tb.title.textContent = !meta?.axis ? '' : meta.axis === 'n' ? t('satlen.tableN', { dk: int(meta.dk), seed: int(meta.seed) })
       : t('sat.curveTable', { m: int(meta.m), seed: int(meta.seed) });
-    if (!tb.details.open || !meta) return;
+    if (!tb.details.open || !meta?.axis) return;
     fillTable(tb, [meta.axis === 'n' ? 'satlen.colN' : 'sat.col.dk', 'sat.col.divisor', 'sat.col.rows', ...STATS.map((s) => `sat.col.${s}`)].map((k) => t(k)), []);
     const rows = [];
     for (const x of AXES[meta.axis])

@@ -13,6 +13,7 @@
 #include "check_command.h"
 #include "commands.h"
 #include "output.h"
+#include "saturation_command.h"
 #include "train_commands.h"
 
 namespace {
@@ -54,7 +55,7 @@ int fail(const std::string& message, int status = 2) {
 
 int run(const std::string& cmd, const std::vector<std::string>& rest) {
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    std::cout << kUsage << attncli::kTrainUsage;
+    std::cout << kUsage << attncli::kSaturationUsage << attncli::kTrainUsage;
     return 0;
   }
   if (cmd == "softmax") return attncli::run_softmax(rest, std::cout);
@@ -64,6 +65,7 @@ int run(const std::string& cmd, const std::vector<std::string>& rest) {
   if (cmd == "sweep") return attncli::run_sweep(rest, std::cout, std::cerr);
   if (cmd == "check") return attncli::run_check(rest, std::cout);
   if (cmd == "sample-qk") return attncli::run_sample_qk(rest, std::cout);
+  if (cmd == "saturation") return attncli::run_saturation(rest, std::cout);
   if (cmd == "presets") return attncli::run_presets(rest, std::cout);
   throw attncli::UsageError("unknown command '" + attn::escaped(cmd) + "' (try --help)");
 }

@@ -671,6 +671,46 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     await page.close();
   });
 
+  test('saturation: the sequence-length view (lazy): against n, √d_k spreads like ln n and the log-n divisor stays sharp; a bad s is a sentence', { timeout: TIMEOUT }, async () => {
+    const page = await openPage('sat.seed=9&sat.dk=64');
+    await page.click('#sat-length');
+    await page.check('#sat-x-n');
+    await waitFor(page, () => { const e = document.querySelector('attn-saturation'); return e.dataset.sweep === 'done' && e.dataset.axis === 'n'; }, 'the n sweep', null, 60_000);
+    await until(() => page.url(), (u) => /sat\.x=n/.test(u));
+    await openDetails(page, 'sat-curve-table');
+    const cells = await page.$$eval('#sat-curve-table tbody tr', (trs) => trs.map((tr) => ({
+      n: Number(tr.dataset.n), div: tr.dataset.div, c: Number(tr.cells[1].textContent.replace(/,/g, '')),
+      ...Object.fromEntries([...tr.querySelectorAll('td[data-stat]')].map((td) => [td.dataset.stat, Number(td.dataset.mean)])),
+    })));
+    const get = (n, div) => cells.find((x) => x.n === n && x.div === div);
+    const ns = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
+    assert.deepEqual(cells.filter((x) => x.div === 'sqrt').map((x) => x.n), ns);
+    for (let i = 0; i + 1 < ns.length; i++) {
+      assert.ok(get(ns[i + 1], 'sqrt').maxProb < get(ns[i], 'sqrt').maxProb, `√d_k max p falls at n ${ns[i + 1]}`);
+      assert.ok(get(ns[i + 1], 'sqrt').entropy > get(ns[i], 'sqrt').entropy, `√d_k entropy grows at n ${ns[i + 1]}`);
+    }
+    for (const n of [64, 512, 4096]) {
+      assert.ok(Math.abs(get(n, 'sqrt').entropy - Math.log(n)) < 1, `H ≈ ln n at ${n}`);
+      assert.ok(get(n, 'ssmax').maxProb > get(n, 'sqrt').maxProb + 0.04, `ssmax sharper at ${n}`);
+    }
+    assert.ok(get(4096, 'ssmax').maxProb > 0.2 && get(4096, 'sqrt').maxProb < 0.01);
+    assert.equal(get(1024, 'sqrt').c, 8);
+    assert.ok(Math.abs(get(1024, 'ssmax').c - 8 / (0.43 * Math.log(1024))) < 1e-5);
+    assert.match(await page.getAttribute('#sat-chart-maxProb .uchart-plot', 'aria-label'), /against the number of keys n/);
+    // A bad s: a sentence under its field; the other curves go on.
+    await page.fill('#sat-ssmax-s', '0');
+    assert.match((await until(() => fieldState(page, 'sat-ssmax-s'), (st) => st.msg !== '')).msg, /from 10⁻⁶ to 10⁶/);
+    await page.fill('#sat-ssmax-s', '1');
+    await until(() => fieldState(page, 'sat-ssmax-s'), (st) => st.msg === '');
+    await page.close();
+    // A shared link opens the view as it was left (sat.x, sat.s), in Chinese too.
+    const shared = await openPage('sat.seed=9&sat.dk=16&sat.x=n&sat.s=0', { lang: 'zh' });
+    await waitFor(shared, () => document.querySelector('attn-saturation').dataset.axis === 'n', 'the n view from the URL', null, 30_000);
+    assert.equal(await shared.$eval('#sat-x-n', (e) => e.checked), true);
+    assert.match((await until(() => fieldState(shared, 'sat-ssmax-s'), (st) => st.msg !== '')).msg, /10⁻⁶ 到 10⁶/);
+    await shared.close();
+  });
+
   test('a chart exports its numbers as CSV (the table\'s), and its picture as SVG and PNG', { timeout: TIMEOUT }, async () => {
     const page = await openPage('sat.seed=9');
     await waitFor(page, () => document.querySelector('attn-saturation').dataset.sweep === 'done', 'the saturation sweep', null, 40_000);

@@ -1,5 +1,5 @@
-// libFuzzer target: the arguments of softmax, variance, train, sweep and
-// sample-qk, end to end (parsing, every check, then the command). The input is
+// libFuzzer target: the arguments of softmax, variance, train, sweep,
+// sample-qk and saturation, end to end (parsing, every check, then the command). The input is
 // the command and its argv, one argument a line. So that one input runs in
 // milliseconds, sizes the input gives as plain integers above a small cap are
 // skipped (their range checks are the tests'), small defaults are appended for
@@ -16,6 +16,7 @@
 #include "base/argument_error.h"
 #include "check_command.h"
 #include "commands.h"
+#include "saturation_command.h"
 #include "train_commands.h"
 
 namespace {
@@ -92,6 +93,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       else attncli::run_sweep(argv, out, err);
     } else if (command == "sample-qk") {
       attncli::run_sample_qk(argv, out);
+    } else if (command == "saturation") {
+      fill("--samples", "20");
+      attncli::run_saturation(argv, out);
     }
   } catch (const attncli::UsageError&) {
   } catch (const attn::ArgumentError&) {

@@ -27,6 +27,11 @@ void check_divisors(std::size_t n_divisors, const double* divisors) {
   for (std::size_t c = 0; c < n_divisors; ++c) Divisor::value(divisors[c]);
 }
 
+// 0 is no cap; a cap has a divisor's range (c·tanh(x / c) is finite for any finite x there).
+void check_softcap(double softcap) {
+  if (softcap != 0) check_real("softcap", softcap, limits::kMinDivisor, limits::kMaxDivisor);
+}
+
 }  // namespace
 
 SaturationSession::SaturationSession(std::size_t dk, std::size_t m, std::uint64_t seed,
@@ -43,6 +48,20 @@ SaturationSession::SaturationSession(std::size_t dk, std::size_t m, std::uint64_
   probs_.resize(m);
 }
 
+SaturationSession::SaturationSession(std::size_t dk, std::size_t m, std::uint64_t seed,
+                                     const double* divisors, std::size_t n_divisors, double softcap)
+    : SaturationSession(dk, m, seed, divisors, n_divisors) {
+  check_softcap(softcap);
+  if (softcap == 0) return;
+  softcap_ = softcap;
+  capped_.resize(m);
+  // Capped after the divisor, so the softmax then divides by 1. A score (a float
+  // dot product) over a divisor >= 1e-30 is a finite double, and so is x / c.
+  cap_ = [](const double* s, std::size_t n, double divisor, double c, double* out) {
+    for (std::size_t j = 0; j < n; ++j) out[j] = c * std::tanh(s[j] / divisor / c);
+  };
+}
+
 void SaturationSession::draw(std::size_t rows) {
   check_size("rows", rows, 1, kMaxSaturationRows - rows_);
   check_product("rows*m", rows, m_, limits::kMaxSampleWork);
@@ -55,7 +74,13 @@ void SaturationSession::draw(std::size_t rows) {
     }
     const double n = static_cast<double>(rows_ + r + 1);
     for (std::size_t c = 0; c < divisors_.size(); ++c) {
-      const SoftmaxStats st = softmax_stats(scores_.data(), m_, divisors_[c], probs_.data());
+      SoftmaxStats st;
+      if (!cap_) {
+        st = softmax_stats(scores_.data(), m_, divisors_[c], probs_.data());
+      } else {
+        cap_(scores_.data(), m_, divisors_[c], softcap_, capped_.data());
+        st = softmax_stats(capped_.data(), m_, 1.0, probs_.data());
+      }
       const double x[3] = {st.max_prob, st.entropy, st.jacobian_norm};
       for (int i = 0; i < 3; ++i) {
         Running& a = acc_[3 * c + i];
@@ -83,7 +108,7 @@ std::vector<SaturationStats> SaturationSession::stats() const {
 
 std::vector<SaturationStats> saturation_point(std::size_t dk, std::size_t m, std::size_t rows,
                                               std::uint64_t seed, const double* divisors,
-                                              std::size_t n_divisors) {
+                                              std::size_t n_divisors, double softcap) {
   // The checks in the order the errors have always come: sizes, work, divisors.
   check_size("dk", dk, 1, limits::kMaxDk);
   check_size("m", m, 1, limits::kMaxSeqLen);
@@ -91,7 +116,8 @@ std::vector<SaturationStats> saturation_point(std::size_t dk, std::size_t m, std
   check_product("rows*m", rows, m, limits::kMaxSampleWork);
   check_product("rows*m*dk", rows * m, dk, limits::kMaxSampleWork);
   check_divisors(n_divisors, divisors);
-  SaturationSession session(dk, m, seed, divisors, n_divisors);
+  check_softcap(softcap);
+  SaturationSession session(dk, m, seed, divisors, n_divisors, softcap);
   session.draw(rows);
   return session.stats();
 }

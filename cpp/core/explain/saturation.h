@@ -3,7 +3,9 @@
 // One call samples `rows` rows of m scores s_j = q·k_j (a fresh q per row),
 // through the same dot kernel attention uses, and pushes every row through
 // softmax_stats once per divisor: one sampling pass serves all divisors, so
-// their curves differ only by the divisor, never by sampling noise.
+// their curves differ only by the divisor, never by sampling noise. An
+// optional logit soft-cap c (Gemma 2: 50) turns each scaled score x = s_j / divisor
+// into c·tanh(x / c) before the softmax, in the same pass.
 #pragma once
 
 #include <cstddef>
@@ -28,12 +30,13 @@ struct SaturationStats {
 
 // Throws ArgumentError for dk outside [1, kMaxDk], m outside [1, kMaxSeqLen],
 // rows outside [1, kMaxSaturationRows], rows·m·d_k above kMaxSampleWork, no
-// divisors or more than kMaxSaturationDivisors, or a divisor outside (0, kMaxDivisor].
+// divisors or more than kMaxSaturationDivisors, a divisor outside (0, kMaxDivisor],
+// or a softcap other than 0 (none) outside [kMinDivisor, kMaxDivisor].
 // Sampling order (fixed, so a test can replay it): per row, q's d_k normals,
 // then each key's d_k normals in turn, from one Rng(seed).
 std::vector<SaturationStats> saturation_point(std::size_t dk, std::size_t m, std::size_t rows,
                                               std::uint64_t seed, const double* divisors,
-                                              std::size_t n_divisors);
+                                              std::size_t n_divisors, double softcap = 0);
 
 inline constexpr std::size_t kMaxSaturationRows = 1'000'000;
 inline constexpr std::size_t kMaxSaturationDivisors = 16;
@@ -50,6 +53,11 @@ class SaturationSession {
   // Throws ArgumentError as saturation_point does (rows aside).
   SaturationSession(std::size_t dk, std::size_t m, std::uint64_t seed, const double* divisors,
                     std::size_t n_divisors);
+  // With a logit soft-cap (0: none). A constructor of its own, so a module that
+  // never caps (the page's explainer, whose first load has a byte budget) links
+  // no tanh: draw() reaches the cap only through cap_.
+  SaturationSession(std::size_t dk, std::size_t m, std::uint64_t seed, const double* divisors,
+                    std::size_t n_divisors, double softcap);
 
   // Samples `rows` more rows (rows >= 1, rows·m·d_k <= kMaxSampleWork, and
   // at most kMaxSaturationRows in all).
@@ -65,10 +73,13 @@ class SaturationSession {
   };
   std::size_t dk_, m_, rows_ = 0;
   std::vector<double> divisors_;
+  double softcap_ = 0;
+  // x_j = softcap·tanh(s_j / divisor / softcap) into out; null: no cap.
+  void (*cap_)(const double* s, std::size_t m, double divisor, double softcap, double* out) = nullptr;
   Rng rng_;
   std::vector<Running> acc_;  // 3 per divisor: max prob, entropy, Jacobian norm
   std::vector<float> q_, k_;
-  std::vector<double> scores_, probs_;
+  std::vector<double> scores_, capped_, probs_;
 };
 
 }  // namespace attn

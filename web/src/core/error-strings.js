@@ -58,6 +58,7 @@ defineStrings('coreerr', {
     'arg.preset': 'The preset',
     'arg.softcap': 'The soft-cap',
     'arg.qk_clip': 'The QK-clip threshold τ',
+    'arg.s': 'The log-n scale s',
     'arg.format': 'The file format',
     'arg.value': 'This value',
     // The JS wrappers' own arguments (core/arg-types.js).
@@ -89,6 +90,7 @@ defineStrings('coreerr', {
     'divisor.high': 'The divisor must be at most {hi}.',
     'divisor.text': 'The divisor must be a number such as 8 or 0.5 (greater than 0, at most {hi}), or “sqrt” for √dₖ, or “dk” for dₖ.',
     'divisor.textQknorm': 'The divisor must be a number such as 8 or 0.5 (greater than 0, at most {hi}), “sqrt” for √dₖ, “dk” for dₖ, or “qknorm”.',
+    'divisor.textSsmax': 'The divisor must be a number such as 8 or 0.5 (greater than 0, at most {hi}), “sqrt” for √dₖ, “dk” for dₖ, or “ssmax” / “ssmax:S” for √dₖ / (s·ln n) with s from 10⁻⁶ to 10⁶.',
     choice: '{name} must be one of: {choices}.',
     // A JS caller's wrong type (core/arg-types.js): a page's own bug, or a script's.
     'type.number': '{name} must be a number.',
@@ -188,6 +190,7 @@ defineStrings('coreerr', {
     'arg.preset': '预设',
     'arg.softcap': '软上限',
     'arg.qk_clip': 'QK 裁剪阈值 τ',
+    'arg.s': '对数 n 缩放系数 s',
     'arg.format': '文件格式',
     'arg.value': '这个值',
     'arg.divisor': '除数',
@@ -216,6 +219,7 @@ defineStrings('coreerr', {
     'divisor.high': '除数不能超过 {hi}。',
     'divisor.text': '除数必须是一个数，如 8 或 0.5（大于 0，不超过 {hi}），或 “sqrt”（即 √dₖ），或 “dk”（即 dₖ）。',
     'divisor.textQknorm': '除数必须是一个数，如 8 或 0.5（大于 0，不超过 {hi}），或 “sqrt”（即 √dₖ）、“dk”（即 dₖ）、“qknorm”。',
+    'divisor.textSsmax': '除数必须是一个数，如 8 或 0.5（大于 0，不超过 {hi}），或 “sqrt”（即 √dₖ）、“dk”（即 dₖ），或 “ssmax” / “ssmax:S”（即 √dₖ / (s·ln n)，s 在 10⁻⁶ 到 10⁶ 之间）。',
     choice: '{name}必须是以下之一：{choices}。',
     'type.number': '{name}必须是一个数。',
     'type.string': '{name}必须是文本。',
@@ -318,7 +322,7 @@ export function sentenceKey(argument, kind, p = {}) {
       return p.off !== undefined ? 'coreerr.range.off'
         : p.open === 'lo' ? 'coreerr.range.open' : p.integer ? 'coreerr.range.int' : 'coreerr.range.real';
     case 'divisor': {
-      if (typeof p.value === 'string' && !/^-?inf$/.test(p.value)) return p.qknorm ? 'coreerr.divisor.textQknorm' : 'coreerr.divisor.text';
+      if (typeof p.value === 'string' && !/^-?inf$/.test(p.value)) return p.qknorm ? 'coreerr.divisor.textQknorm' : p.ssmax ? 'coreerr.divisor.textSsmax' : 'coreerr.divisor.text';
       const v = typeof p.value === 'number' ? p.value : p.value === '-inf' ? -Infinity : Infinity;
       if (v <= 0) return 'coreerr.divisor.low';
       if (v < p.lo) return 'coreerr.divisor.tiny';

@@ -4,7 +4,9 @@
 // unscaled and divided by the chosen divisor, as bars; and, against d_k, the
 // expected largest probability, entropy and softmax Jacobian norm for every
 // divisor (Monte Carlo in the core's saturation_point, one call per chunk of
-// rows, streamed from the worker), with the current d_k marked.
+// rows, streamed from the worker), with the current d_k marked. The
+// sequence-length view (n on the x axis, the log-n divisor) is
+// saturation-length.js, loaded at the button's click.
 //
 // Attributes (element.js options; a later change updates the widget): dk,
 // m, divisor (1, 2, sqrt, dk or a positive number), seed; url-state (URL
@@ -111,7 +113,8 @@ class AttnSaturation extends AttnElement {
         h('div', { class: 'radios' }, this.radios.map((r) => r.wrap), this.customLabel, this.custom), this.customMsg),
       h('div', { class: 'field field-range' }, h('div', { class: 'range-head' }, this.labels.mRange, this.mOutput), this.mRange),
       h('div', { class: 'field field-dk' }, this.labels.mNumber, this.mNumber, this.mMsg),
-      h('div', { class: 'field field-seed' }, this.resample, this.seedText));
+      h('div', { class: 'field field-seed' }, this.resample, this.seedText),
+      this.lengthButton = h('button', { type: 'button', id: I('length') }));
 
     // ---- one sampled row: two bar charts ----
     this.rowHeading = h('h3', { class: 'widget-h' });
@@ -205,6 +208,7 @@ class AttnSaturation extends AttnElement {
       this.v.c = this.custom.value.trim();
       this.changed({ row: true, sweep: true });
     });
+    this.lengthButton.onclick = () => this.loadLength();
     this.resample.addEventListener('click', () => {
       this.v.seed = randomSeed();
       this.changed({ row: true, sweep: true });
@@ -213,7 +217,13 @@ class AttnSaturation extends AttnElement {
     // ---- initial state ----
     this.syncControls();
     this.updateRow();
-    this.runSweep();
+    if (location.search.includes(`${this.statePrefix}.x=n`)) this.loadLength();
+    else this.runSweep();
+  }
+
+  // Outside the first load (the embed's gzip budget): fetched when asked for.
+  loadLength() {
+    return import('./saturation-length.js').then((m) => m.extend(this, CURVES, fmtStat));
   }
 
   syncControls() {
@@ -497,6 +507,7 @@ class AttnSaturation extends AttnElement {
     this.customLabel.textContent = t('sat.customLabel');
     this.custom.setAttribute('aria-label', t('sat.customLabel'));
     this.resample.textContent = t('sat.resample');
+    this.lengthButton.textContent = t('sat.length');
     this.curvesHeading.textContent = t('sat.curvesHeading');
     this.labelCharts();
     this.highlightCurves();

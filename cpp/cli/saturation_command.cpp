@@ -1,0 +1,81 @@
+#include "saturation_command.h"
+
+#include <cstdint>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "args.h"
+#include "base/presets.h"
+#include "base/size_limits.h"
+#include "explain/saturation.h"
+#include "explain/saturation_divisor.h"
+
+namespace attncli {
+
+using Json = nlohmann::ordered_json;
+
+const char* kSaturationUsage =
+    "  saturation --dk N --n N [--divisor sqrt|dk|X|ssmax|ssmax:S] [--softcap C]\n"
+    "            [--samples N] [--seed S] [--preset NAME]   E[max p], entropy and\n"
+    "            Jacobian norm of softmax(q.k / divisor) over n random keys, with\n"
+    "            standard errors; ssmax: scores * S ln n / sqrt(d_k) (S = 0.43);\n"
+    "            --preset sets --dk, --divisor and --softcap (not given with it)\n";
+
+namespace {
+
+Json mean_se(const attn::MeanSe& x) { return Json{{"mean", x.mean}, {"se", x.se}}; }
+
+}  // namespace
+
+int run_saturation(const std::vector<std::string>& argv, std::ostream& out) {
+  const Args a(argv, {"dk", "n", "divisor", "softcap", "samples", "seed", "preset"});
+  // A preset is a whole setting: an explicit --dk, --divisor or --softcap beside it is a conflict.
+  const attn::Preset* preset = nullptr;
+  if (a.has("preset")) {
+    preset = &attn::find_preset(a.text("preset", ""));
+    for (const char* name : {"dk", "divisor", "softcap"})
+      if (a.has(name))
+        throw UsageError(std::string("--preset sets --") + name + " (" + preset->name + "): give one or the other");
+  } else if (!a.has("dk")) {
+    throw UsageError("--dk is required (or --preset NAME)");
+  }
+  if (!a.has("n")) throw UsageError("--n is required (the number of keys)");
+  const std::size_t dk = preset ? preset->dk : a.integer("dk", 64, 1, attn::limits::kMaxDk);
+  const std::size_t n = a.integer("n", 1, 1, attn::limits::kMaxSeqLen);
+  const std::size_t samples = a.integer("samples", 1000, 2, attn::kMaxSaturationRows);
+  const std::uint64_t seed = a.integer("seed", 0, 0, std::numeric_limits<std::uint64_t>::max() >> 11);
+  const attn::SaturationDivisor div = preset ? attn::SaturationDivisor::fixed(attn::Divisor::value(preset->divisor))
+                                             : attn::SaturationDivisor::parse(a.text("divisor", "sqrt"));
+  if (div.ssmax() && n < 2) throw UsageError("--divisor " + div.label() + " needs --n >= 2 (s ln n is 0 at n = 1)");
+  double softcap = preset ? preset->softcap : 0;
+  if (a.has("softcap")) {
+    softcap = a.real("softcap", 0);
+    // 0 is not "no cap" here: leave --softcap out for that.
+    if (!(softcap >= attn::limits::kMinDivisor && softcap <= attn::limits::kMaxDivisor))
+      throw UsageError("--softcap must be a number in [1e-30, 1e12], got " + a.text("softcap", ""));
+  }
+  // The core checks the same bound (saturation_point); here it is said in the options' names.
+  const unsigned long long work = 1ULL * samples * n * dk;  // each factor < 2^20: no overflow
+  if (work > attn::limits::kMaxSampleWork)
+    throw UsageError("--samples * --n * --dk = " + std::to_string(work) + ", more than the limit of " +
+                     std::to_string(attn::limits::kMaxSampleWork));
+  const double d = div.resolve(dk, n);
+  const auto st = attn::saturation_point(dk, n, samples, seed, &d, 1, softcap).at(0);
+  Json j;
+  j["dk"] = dk;
+  j["n"] = n;
+  j["divisor"] = d;
+  j["divisor_label"] = div.label();
+  j["softcap"] = softcap > 0 ? Json(softcap) : Json(nullptr);
+  j["preset"] = preset ? Json(preset->name) : Json(nullptr);
+  j["samples"] = samples;
+  j["seed"] = seed;
+  j["max_prob"] = mean_se(st.max_prob);
+  j["entropy"] = mean_se(st.entropy);
+  j["jacobian_norm"] = mean_se(st.jacobian_norm);
+  out << j.dump() << "\n";
+  return 0;
+}
+
+}  // namespace attncli

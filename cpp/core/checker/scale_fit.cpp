@@ -34,13 +34,15 @@ std::string num(double c) {
   return strf("%.3g", c);
 }
 
-// How the expected divisor is written: √64, d_k, √144, or the number.
+// The expected divisor, " = √64", " = d_k", " = √144" (a preset's or a
+// non-whole number's root), or "" when the number says it all.
 std::string expected_form(const ScaleExpectation& e, double expected, std::size_t dk) {
-  if (e.label == "sqrt") return strf("√%zu", dk);
-  if (e.label == "dk") return "d_k";
+  if (e.label == "sqrt") return strf(" = √%zu", dk);
+  if (e.label == "dk") return " = d_k";
   const double sq = expected * expected, r = std::round(sq);
-  if (expected != std::round(expected) && r >= 2 && std::fabs(sq - r) <= 1e-9 * r) return strf("√%.0f", r);
-  return num(expected);
+  if ((!e.preset.empty() || expected != std::round(expected)) && r >= 2 && std::fabs(sq - r) <= 1e-9 * r)
+    return strf(" = √%.0f", r);
+  return "";
 }
 
 std::string residual_text(double r) { return strf("fit residual %.2g", r); }
@@ -72,15 +74,15 @@ void verdict(HeadScaleFit& f, const ScaleExpectation& e, ScoreKind kind, std::si
   if (near(c, expected, kMatch)) {
     f.verdict = "expected";
     what = near(expected, 1, 1e-12) ? "does not divide, as expected" + of
-                                    : "divides by " + num(c) + " = " + expected_form(e, expected, dk) + ", as expected" + of;
+                                    : "divides by " + num(c) + expected_form(e, expected, dk) + ", as expected" + of;
   } else if (near(c, 1, kMatch)) {
     f.verdict = "none";
-    what = strf("does not divide: c = %.3g, where ", c) + expected_form(e, expected, dk) + " = " + num(expected) +
+    what = strf("does not divide: c = %.3g, where ", c) + num(expected) + expected_form(e, expected, dk) +
            " was expected" + of;
   } else if (near(c, sqrt_dk, kMatch)) {
     f.verdict = "sqrt_dk";
     what = "divides by " + num(c) + strf(" = √%zu = √d_k, but ", dk) + (e.preset.empty() ? "the model" : e.preset_label) +
-           " divides by " + num(expected) + " = " + expected_form(e, expected, dk);
+           " divides by " + num(expected) + expected_form(e, expected, dk);
   } else if (near(c, static_cast<double>(dk), kMatch)) {
     f.verdict = "dk";
     what = "divides by " + num(c) + " = d_k (μP-style; or √d_k applied twice: " + num(sqrt_dk) + " × " + num(sqrt_dk) + ")";

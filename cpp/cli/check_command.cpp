@@ -1,5 +1,6 @@
 #include "check_command.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -8,6 +9,7 @@
 #include "args.h"
 #include "base/divisor.h"
 #include "base/format.h"
+#include "base/presets.h"
 #include "base/size_limits.h"
 #include "checker/io/npy.h"
 #include "checker/io/npz.h"
@@ -29,7 +31,7 @@ CheckRequest parse_check_args(const std::vector<std::string>& argv) {
       r.files.push_back(argv[i]);
     }
   }
-  const Args a(options, {"divisor", "q", "k", "format", "sequences"});
+  const Args a(options, {"divisor", "q", "k", "format", "sequences", "preset", "logits", "probs"});
   if (r.files.empty() || r.files.size() > 2)
     throw UsageError("check needs one file (q and k together) or two (q, then k), got " +
                      std::to_string(r.files.size()));
@@ -38,8 +40,18 @@ CheckRequest parse_check_args(const std::vector<std::string>& argv) {
   if (r.files.size() == 2 && (a.has("q") || a.has("k")))
     throw UsageError("--q and --k name the arrays inside one file; with two files the first is q "
                      "and the second k");
+  if (a.has("preset") && a.has("divisor"))
+    throw UsageError("--preset sets the divisor: give --preset or --divisor, not both");
+  r.preset = a.text("preset", "");
+  if (a.has("preset")) attn::find_preset(r.preset);  // fail now, before any file is read
   r.divisor = a.text("divisor", "sqrt");
-  attn::Divisor::parse(r.divisor);  // fail now, before any file is read
+  attn::Divisor::parse(r.divisor);
+  if (a.has("logits") && a.has("probs"))
+    throw UsageError("--logits and --probs are two ways to give the model's scores: give one");
+  r.logits = a.text("logits", "");
+  r.probs = a.text("probs", "");
+  if ((a.has("logits") && r.logits.empty()) || (a.has("probs") && r.probs.empty()))
+    throw UsageError("a file name is empty");
   r.format = a.text("format", "");
   if (a.has("format")) attn::parse_format(r.format);
   r.options.q = a.text("q", "q");
@@ -68,24 +80,68 @@ std::vector<std::uint8_t> read_input_file(const std::string& path) {
   return data;
 }
 
+namespace {
+
+// A preset's divisor, named as --divisor would name it when it is √d_k or d_k.
+attn::Divisor preset_divisor(const attn::Preset& p) {
+  const double dk = static_cast<double>(p.dk);
+  if (p.divisor == std::sqrt(dk)) return attn::Divisor::sqrt_dk();
+  if (p.divisor == dk) return attn::Divisor::dk();
+  return attn::Divisor::value(p.divisor);
+}
+
+}  // namespace
+
 attn::CheckReport check_files(const CheckRequest& request, const FileReader& read) {
-  const attn::Divisor divisor = attn::Divisor::parse(request.divisor);
+  const attn::Preset* preset = request.preset.empty() ? nullptr : &attn::find_preset(request.preset);
+  const attn::Divisor divisor = preset ? preset_divisor(*preset) : attn::Divisor::parse(request.divisor);
   auto format_of = [&](const std::string& path) {
     return request.format.empty() ? attn::format_from_name(path) : attn::parse_format(request.format);
   };
   // Each file's bytes are freed once read, and q and k once judged: the
   // report is written with neither held.
+  attn::Scores scores;
+  bool has_scores = false;
   auto load = [&] {
     if (request.files.size() == 1) {
       const auto bytes = read(request.files[0]);
-      return attn::load_qk(bytes.data(), bytes.size(), format_of(request.files[0]), request.options);
+      attn::QkTensors t = attn::load_qk(bytes.data(), bytes.size(), format_of(request.files[0]), request.options);
+      if (t.format == attn::TensorFormat::Npz) has_scores = attn::load_npz_scores(bytes.data(), bytes.size(), scores);
+      return t;
     }
     const auto q = read(request.files.at(0));
     const auto k = read(request.files.at(1));
     return attn::load_qk_pair(q.data(), q.size(), format_of(request.files[0]), k.data(), k.size(),
                               format_of(request.files[1]), request.options.sequences);
   };
-  return attn::check_qk(load(), divisor);
+  attn::QkTensors t = load();
+  const std::string& extra = request.logits.empty() ? request.probs : request.logits;
+  if (!extra.empty()) {
+    if (has_scores)
+      throw UsageError(std::string("the .npz already holds its '") + attn::score_kind_name(scores.kind) +
+                       "' array: give --logits or --probs only beside files without one");
+    const auto bytes = read(extra);
+    scores = attn::load_scores(bytes.data(), bytes.size(), format_of(extra),
+                               request.logits.empty() ? attn::ScoreKind::Probs : attn::ScoreKind::Logits);
+    has_scores = true;
+  }
+  if (preset && t.dk != preset->dk)
+    attn::fail_kind("preset", "preset_dk", attn::strf("{\"dk\":%zu,\"preset_dk\":%zu}", t.dk, preset->dk),
+                    "q and k have d_k = %zu, but preset %s has d_k = %zu", t.dk, preset->name, preset->dk);
+  attn::CheckReport report = attn::check_qk(t, divisor);
+  report.preset = request.preset;
+  if (has_scores) {
+    attn::ScaleExpectation e;
+    e.divisor = divisor.resolve(t.dk);
+    e.label = divisor.label();
+    if (preset) {
+      e.preset = preset->name;
+      e.preset_label = preset->label;
+      e.softcap = preset->softcap;
+    }
+    attn::add_scale_fit(report, t, scores, e);
+  }
+  return report;
 }
 
 std::string check_report(const CheckRequest& request, const FileReader& read) {

@@ -1,6 +1,7 @@
 // The checker's module (check.html): the bytes of one file (q and k together)
 // or of two (q, then k), already copied into wasm memory by the worker; one
-// call parses, checks and returns the report as the JSON the CLI prints.
+// call parses, checks and returns the report as the JSON the CLI prints (with
+// the scale fit when an .npz holds the model's logits or probs).
 #include "base/divisor.h"
 #include "base/size_limits.h"
 #include "checker/qk_input.h"
@@ -35,13 +36,24 @@ CheckResult check_tensors(std::uintptr_t data, double size, std::uintptr_t data2
     const std::size_t n2 = size_arg("size2", size2, 0, 0xFFFFFFFFu);
     const std::size_t seqs = size_arg("sequences", o.sequences, 0, limits::kMaxSeqLen);
     QkTensors t;
+    Scores scores;
+    bool has_scores = false;
     if (data2 == 0) {
       t = load_qk(ptr<const std::uint8_t>(data), n, format_of(o.fileName), {o.q, o.k, seqs});
+      // An .npz's own logits or probs array: the divisor the model used is fitted too.
+      if (t.format == TensorFormat::Npz) has_scores = load_npz_scores(ptr<const std::uint8_t>(data), n, scores);
     } else {
       t = load_qk_pair(ptr<const std::uint8_t>(data), n, format_of(o.fileName),
                        ptr<const std::uint8_t>(data2), n2, format_of(o.fileName2), seqs);
     }
-    r.json = check_report_json(check_qk(t, divisor));
+    CheckReport report = check_qk(t, divisor);
+    if (has_scores) {
+      ScaleExpectation e;
+      e.divisor = divisor.resolve(t.dk);
+      e.label = divisor.label();
+      add_scale_fit(report, t, scores, e);
+    }
+    r.json = check_report_json(report);
   });
 }
 

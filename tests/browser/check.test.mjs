@@ -122,6 +122,25 @@ test('a dropped file is checked like a chosen one', async () => {
   assert.match(await page.textContent('#check-summary'), /^dropped\.npz: 4 heads/);
 });
 
+test('an .npz with the model\'s logits or probs shows the fitted divisor per head, in both languages', async () => {
+  const fixture = (f) => path.join(path.dirname(corpusPath('.')), '..', 'fixtures', 'scale_fit', f);
+  const fits = () => page.$$eval('#check-table td.ck-fit', (tds) => tds.map((td) => ({ fit: td.dataset.fit, text: td.textContent })));
+  let r = await answered(() => page.setInputFiles('#check-file', [fixture('logits_dmodel.npz')]));
+  assert.equal(r.state, 'done');
+  let f = await fits();
+  assert.deepEqual(f.map((x) => x.fit), ['width', 'width']);
+  for (const x of f) assert.match(x.text, /divides by 5\.66 ≈ √32 = √d_model \(2 heads × dₖ 16\): the head width should be used/);
+  r = await answered(() => page.setInputFiles('#check-file', [fixture('probs_causal.npz')]));
+  f = await fits();
+  assert.deepEqual(f.map((x) => x.fit), ['expected', 'expected']);
+  for (const x of f) assert.match(x.text, /from the file’s probs\):.*divides by 4, as expected .* 67 masked entries left out\./);
+  r = await answered(() => page.setInputFiles('#check-file', [fixture('bad_both.npz')]));
+  assert.equal(r.state, 'error');
+  assert.match(r.error, /both “logits” and “probs”/);
+  await answered(() => page.click('button[data-sample="init.npz"]'));
+  assert.equal((await fits()).length, 0, 'no scores, no fit rows');
+});
+
 test('the table downloads as CSV, one row per head', async () => {
   await page.click('button[data-sample="saturated.npz"]');
   await page.waitForFunction(() => document.getElementById('check-summary')?.textContent.startsWith('saturated.npz'));

@@ -124,3 +124,24 @@ test('no memory grows or leaks across 1000 checks, good and bad', () => {
   assert.equal(M.HEAP8.length, before.bytes, 'wasm memory grew');
   assert.equal(probe(), before.probe, 'the allocator hands out a different block: something leaked');
 });
+
+test('the scale fit: an .npz with logits or probs gives the native fit, in both builds', () => {
+  const fixture = (f) => path.join(ROOT, 'tests/fixtures/scale_fit', f);
+  for (const f of ['logits_dmodel.npz', 'probs_causal.npz']) {
+    const native = JSON.parse(cli([fixture(f)]).stdout);
+    for (const [variant, { attn }] of Object.entries(builds)) {
+      const w = attn.checkTensors([{ name: f, bytes: fs.readFileSync(fixture(f)) }]);
+      assert.deepEqual(w.scale_fit, native.scale_fit, `${f} (${variant})`);
+      w.heads.forEach((h, i) => {
+        const n = native.heads[i].scale_fit;
+        assert.equal(h.scale_fit.verdict, n.verdict, `${f} (${variant})`);
+        assert.equal(h.scale_fit.masked, n.masked);
+        assert.equal(h.scale_fit.entries, n.entries);
+        close(h.scale_fit.c, n.c, 1e-6 * n.c, `${f} c (${variant})`);  // the SIMD q·k sums in another order
+      });
+    }
+  }
+  const both = fs.readFileSync(fixture('bad_both.npz'));
+  for (const { attn } of Object.values(builds))
+    assert.throws(() => attn.checkTensors([{ name: 'bad_both.npz', bytes: both }]), /holds both 'logits' and 'probs'/);
+});

@@ -161,6 +161,38 @@ QkTensors load_qk_pair(const std::uint8_t* q_data, std::size_t q_size, TensorFor
   return make_qk(std::move(q), std::move(k), f, sequences ? sequences : 1);
 }
 
+Scores load_scores(const std::uint8_t* data, std::size_t size, TensorFormat format, ScoreKind kind) {
+  const char* which = score_kind_name(kind);
+  check_file(which, size);
+  if (format == TensorFormat::Auto) format = sniff_format(data, size);
+  Scores s;
+  s.kind = kind;
+  const std::string w(which);
+  switch (format) {
+    case TensorFormat::Npy: s.t = parse_npy(data, size, which, "npy (" + w + ")", true); return s;
+    case TensorFormat::Csv: s.t = parse_csv(data, size, {}, which).at(0); return s;
+    case TensorFormat::Json: s.t = parse_json(data, size, {}, which).at(0); return s;
+    case TensorFormat::Npz:
+    case TensorFormat::Auto: break;
+  }
+  fail_kind(which, "npz_scores", "", "%s: give an .npy, JSON or CSV file here; an .npz holds its own array '%s' beside q and k",
+            which, which);
+}
+
+bool load_npz_scores(const std::uint8_t* data, std::size_t size, Scores& out) {
+  bool logits = false, probs = false;
+  for (const ZipEntry& e : zip_entries(data, size)) {
+    logits = logits || e.name == "logits.npy" || e.name == "logits";
+    probs = probs || e.name == "probs.npy" || e.name == "probs";
+  }
+  if (logits && probs)
+    fail_kind("file", "scores_both", "", "npz: the file holds both 'logits' and 'probs': keep one, the fit reads either");
+  if (!logits && !probs) return false;
+  out.kind = logits ? ScoreKind::Logits : ScoreKind::Probs;
+  out.t = npz_array(data, size, score_kind_name(out.kind), score_kind_name(out.kind), true);
+  return true;
+}
+
 QkTensors make_qk(Tensor q, Tensor k, TensorFormat format, std::size_t sequences) {
   auto heads = [](const Tensor& t) { return t.shape.size() == 3 ? t.shape[0] : std::size_t{1}; };
   QkTensors r;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "checker/io/tensor_file.h"
+#include "checker/scale_fit.h"
 
 namespace attn {
 
@@ -52,6 +53,16 @@ QkTensors load_qk(const std::uint8_t* data, std::size_t size, TensorFormat forma
 QkTensors load_qk_pair(const std::uint8_t* q_data, std::size_t q_size, TensorFormat q_format,
                        const std::uint8_t* k_data, std::size_t k_size, TensorFormat k_format,
                        std::size_t sequences = 1);
+
+// The model's logits or probabilities (scale_fit.h), from a file that holds
+// only them (.npy, a bare JSON array, a plain CSV): argument "logits" or
+// "probs". An .npy keeps NaN and ±inf for fit_scale to judge (−inf: a mask);
+// the text readers refuse any value that is not finite, as for q and k.
+Scores load_scores(const std::uint8_t* data, std::size_t size, TensorFormat format, ScoreKind kind);
+
+// The .npz's own array "logits" or "probs", if it holds one; both is an error
+// (argument "file", kind "scores_both"). False when it holds neither.
+bool load_npz_scores(const std::uint8_t* data, std::size_t size, Scores& out);
 
 // Checks that the shapes agree, that S divides n_q and n_k with at least 2
 // keys a sequence, and that the work is within the limits.

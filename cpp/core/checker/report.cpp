@@ -213,6 +213,14 @@ CheckReport check_qk(const QkTensors& t, const Divisor& model) {
   return r;
 }
 
+void add_scale_fit(CheckReport& r, const QkTensors& t, const Scores& scores, const ScaleExpectation& e) {
+  std::vector<HeadScaleFit> fits = fit_scale(t, scores, e);
+  for (std::size_t h = 0; h < r.head.size() && h < fits.size(); ++h) r.head[h].fit = std::move(fits[h]);
+  r.has_fit = true;
+  r.fit_kind = scores.kind;
+  r.expected = e;
+}
+
 std::string check_report_json(const CheckReport& r) {
   std::string text;
   write_check_report_json(r, [&](const std::string& chunk) { text += chunk; });
@@ -251,6 +259,24 @@ void write_check_report_json(const CheckReport& r, const std::function<void(cons
   j.num("entry_var_high", kEntryVarHigh);
   j.close('}');
   j.str("kernel", dot_f32_kernel_name());
+  if (r.preset.empty()) j.num("preset", NAN);  // null
+  else j.str("preset", r.preset);
+  if (!r.has_fit) {
+    j.num("scale_fit", NAN);  // null
+  } else {
+    j.open("scale_fit", '{');
+    j.str("input", score_kind_name(r.fit_kind));
+    j.num("expected", r.expected.divisor > 0 ? r.expected.divisor : std::sqrt(static_cast<double>(r.dk)));
+    j.num("softcap", r.expected.softcap > 0 && r.fit_kind == ScoreKind::Logits ? r.expected.softcap : NAN);
+    j.open("tolerances", '{');
+    j.num("residual", fit_rules::kMaxResidual);
+    j.num("match", fit_rules::kMatch);
+    j.num("row_sum", fit_rules::kRowSum);
+    j.num("mask_below", fit_rules::kMaskBelow);
+    j.num("cap_edge", fit_rules::kCapEdge);
+    j.close('}');
+    j.close('}');
+  }
   j.open("heads", '[');
   for (std::size_t h = 0; h < r.head.size(); ++h) {
     const HeadCheck& c = r.head[h];
@@ -297,6 +323,23 @@ void write_check_report_json(const CheckReport& r, const std::function<void(cons
     for (float v : c.row_max_prob) j.num6(v);
     j.close(']');
     j.close('}');
+    if (!r.has_fit) {
+      j.num("scale_fit", NAN);  // null
+    } else {
+      const HeadScaleFit& f = c.fit;
+      j.open("scale_fit", '{');
+      j.str("verdict", f.verdict);
+      j.str("sentence", f.sentence);
+      j.num("c", f.c);
+      j.num("residual", f.residual);
+      j.integer("entries", f.entries);
+      j.integer("masked", f.masked);
+      j.integer("capped", f.capped);
+      j.num("row_sum_min", f.row_sum_min);
+      j.num("row_sum_max", f.row_sum_max);
+      j.num("after_softmax", f.after_softmax);
+      j.close('}');
+    }
     j.close('}');
     flush();  // one head's text at a time: 2^22 rows are 76 MB of it
   }

@@ -25,6 +25,7 @@
 
 #include "base/divisor.h"
 #include "checker/qk_input.h"
+#include "checker/scale_fit.h"
 
 namespace attn {
 
@@ -61,6 +62,7 @@ struct HeadCheck {
   std::string reason;       // one English sentence
   double suggested_divisor = 0;  // √Var(q·k): brings Var(q·k / c) to 1; 0 if all logits are equal
   std::vector<float> row_entropy, row_max_prob;  // at the model's divisor, one per query row
+  HeadScaleFit fit;  // when the report has a fit (CheckReport::has_fit)
 };
 
 struct CheckReport {
@@ -68,7 +70,14 @@ struct CheckReport {
   TensorFormat format = TensorFormat::Auto;
   std::size_t model_divisor = 0;  // index into each head's divisors
   std::vector<HeadCheck> head;
+  std::string preset;    // the preset the divisor came from, "" if none
+  bool has_fit = false;  // the model's logits or probabilities were given: each head's fit is filled
+  ScoreKind fit_kind = ScoreKind::Logits;
+  ScaleExpectation expected;
 };
+
+// Fits the scale (scale_fit.h) and keeps it in the report, with what it expected.
+void add_scale_fit(CheckReport& r, const QkTensors& t, const Scores& scores, const ScaleExpectation& e);
 
 // Throws ArgumentError if the tensors break the limits or q·k overflows float.
 CheckReport check_qk(const QkTensors& t, const Divisor& model);

@@ -43,6 +43,28 @@ export function reasonText(head, model, from = 'init') {
   return text;
 }
 
+/** The scale fit's sentence for a head (report.h's scale_fit), in the page's language; '' without one. */
+export function fitText(head, report) {
+  const f = head.scale_fit;
+  if (!f) return '';
+  const dk = report.shape.dk;
+  const c = Number.isFinite(f.c) ? f.c : NaN;
+  const r = Math.round((c * c) / dk);
+  const params = {
+    c: Number.isFinite(c) ? significant(c) : '—',
+    res: Number.isFinite(f.residual) ? significant(f.residual) : '—',
+    e: significant(report.scale_fit.expected),
+    dk: String(dk),
+    sdk: significant(Math.sqrt(dk)),
+    r: String(r),
+    w: String(r * dk),
+    after: Number.isFinite(f.after_softmax) ? significant(f.after_softmax) : '',
+    inv: Number.isFinite(f.after_softmax) ? significant(1 / f.after_softmax) : '',
+    masked: String(f.masked),
+  };
+  return t(`check.fit_${f.verdict}`, params) + (f.masked ? t('check.fitMasked', params) : '');
+}
+
 function counts(report) {
   const c = { fine: 0, at_risk: 0, saturated: 0 };
   for (const hd of report.heads) c[hd.verdict]++;
@@ -149,7 +171,10 @@ function table(report, from) {
       num(t('check.suggested'), significant(hd.suggested_divisor))),
     h('tr', { class: 'ck-why-row' },
       h('td', { class: 'ck-why', colspan: ncols },
-        h('span', { class: 'ck-why-label', text: t('check.whyLabel') }), ' ', reasonText(hd, model, from)))];
+        h('span', { class: 'ck-why-label', text: t('check.whyLabel') }), ' ', reasonText(hd, model, from))),
+    hd.scale_fit ? h('tr', { class: 'ck-why-row ck-fit-row' },
+      h('td', { class: 'ck-why ck-fit', colspan: ncols, dataset: { fit: hd.scale_fit.verdict } },
+        h('span', { class: 'ck-why-label', text: t('check.fitLabel', { input: report.scale_fit.input }) }), ' ', fitText(hd, report))) : null];
   });
   // The title sits outside the scrolling box, so a narrow screen shows all of it.
   return [

@@ -1,5 +1,6 @@
 #include "checker/io/npy.h"
 
+#include <cmath>
 #include <cstdarg>
 #include <cstring>
 
@@ -226,7 +227,7 @@ Header read_header(const std::uint8_t* data, std::size_t size, const char* argum
 
 
 Tensor parse_npy(const std::uint8_t* data, std::size_t size, const char* argument,
-                 const std::string& where) {
+                 const std::string& where, bool keep_non_finite) {
   const char* w = where.c_str();
   const Header h = read_header(data, size, argument, where);
 
@@ -300,7 +301,8 @@ Tensor parse_npy(const std::uint8_t* data, std::size_t size, const char* argumen
     } else {
       std::memcpy(&v, &bits, 8);
     }
-    t.data[flat] = checked_float(argument, where, v, t.shape, flat);
+    t.data[flat] = keep_non_finite && !std::isfinite(v) ? static_cast<float>(v)
+                                                        : checked_float(argument, where, v, t.shape, flat);
   }
   return t;
 }

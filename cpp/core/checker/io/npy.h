@@ -19,8 +19,10 @@ namespace attn {
 
 // `where` starts every message ("npy (q)", "npz member 'k.npy'"); `argument`
 // is what ArgumentError::argument() names ("q", "k" or "file").
+// keep_non_finite: NaN and ±inf are kept for the caller to judge (a model's
+// logits, where −inf is a mask), not refused here.
 Tensor parse_npy(const std::uint8_t* data, std::size_t size, const char* argument,
-                 const std::string& where);
+                 const std::string& where, bool keep_non_finite = false);
 
 // A one-value array (shape (), (1,), (1, 1), ...) of an integer, boolean,
 // float32 or float64 dtype, as a double: false when the array is anything

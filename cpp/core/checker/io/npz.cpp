@@ -200,9 +200,9 @@ NpzMember npz_member(const std::uint8_t* data, std::size_t size, const std::stri
 }
 
 Tensor npz_array(const std::uint8_t* data, std::size_t size, const std::string& name,
-                 const char* argument) {
+                 const char* argument, bool keep_non_finite) {
   const NpzMember m = npz_member(data, size, name, argument);
-  return parse_npy(m.data, m.size, argument, m.where);
+  return parse_npy(m.data, m.size, argument, m.where, keep_non_finite);
 }
 
 std::vector<std::uint8_t> write_npz(

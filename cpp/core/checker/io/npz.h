@@ -42,7 +42,7 @@ NpzMember npz_member(const std::uint8_t* data, std::size_t size, const std::stri
 // for the array (the same name twice, or both "q" and "q.npy") is refused:
 // NumPy would read another copy than the first.
 Tensor npz_array(const std::uint8_t* data, std::size_t size, const std::string& name,
-                 const char* argument);
+                 const char* argument, bool keep_non_finite = false);
 
 // A stored zip of .npy members, as numpy.savez writes: members {"q", bytes}
 // become "q.npy". Fixed timestamps, so the same arrays give the same bytes.

@@ -13,97 +13,78 @@
 /** |x| as decimal digits d (no leading or trailing zeros; '' for 0) with value 0.d × 10^p. */
 function decimal(x) {
   const [m, e] = Math.abs(x).toExponential().split('e');
-  const d = m.replace('.', '').replace(/0+$/, '');
-  return { d, p: d ? Number(e) + 1 : 1 };
+  return { d: m.replace('.', '').replace(/0+$/, ''), p: +e + 1 };
 }
 
 /** {d, p} rounded half away from zero to its first n digits (n may be 0 or less). */
 function round({ d, p }, n) {
-  if (n >= d.length) return { d, p };
-  if (n < 0 || (n === 0 && d[0] < '5')) return { d: '', p: 1 };
-  let head = d.slice(0, n);
+  let head = d.slice(0, Math.max(n, 0));
   if (d[n] >= '5') {
-    let i = head.length - 1;
-    while (i >= 0 && head[i] === '9') i--;
-    if (i < 0) return { d: '1', p: p + 1 };  // 9.96 -> 10.0: one more digit before the point
-    head = head.slice(0, i) + String(Number(head[i]) + 1);
+    const up = String(BigInt(head) + 1n); // BigInt('') is 0n: 0.006 to 2 decimals is 0.01
+    if (up.length > head.length) p++; // 9.96 -> 10.0: one more digit before the point
+    head = up;
   }
   head = head.replace(/0+$/, '');
-  return head ? { d: head, p } : { d: '', p: 1 };
+  return { d: head, p };
 }
 
-/** A rounded {d, p} as text with minF..(its own) fraction digits, grouped from five integer digits on. */
-function text(neg, { d, p }, minF = 0) {
+/** A rounded {d, p} of x as text with minF..(its own) fraction digits, grouped from five integer digits on. */
+function text(x, { d, p }, minF = 0) {
   if (!d) p = 1;
   let whole = p > 0 ? d.slice(0, p).padEnd(p, '0') : '0';
   const frac = (p >= 0 ? d.slice(p) : '0'.repeat(-p) + d).padEnd(minF, '0');
   if (whole.length >= 5) whole = whole.replace(/\B(?=(\d{3})+$)/g, ',');
-  return (neg ? '-' : '') + whole + (frac ? '.' + frac : '');
+  return (1 / x < 0 ? '-' : '') + whole + (frac ? '.' + frac : ''); // -0 too, as Intl writes it
 }
 
-const negative = (x) => x < 0 || Object.is(x, -0);
 /** x to at most `sig` significant digits. */
-const bySig = (x, sig) => text(negative(x), round(decimal(x), sig));
+const bySig = (x, sig) => text(x, round(decimal(x), sig));
 /** x to minF..maxF fraction digits. */
 const byFrac = (x, maxF, minF = 0) => {
   const dec = decimal(x);
-  return text(negative(x), round(dec, dec.p + maxF), minF);
+  return text(x, round(dec, dec.p + maxF), minF);
 };
 
 export const DASH = '—';
+
+/** f(x, ...), or a dash when x is not a finite number. */
+const finite = (f) => (x, ...rest) => (Number.isFinite(x) ? f(x, ...rest) : DASH);
 
 /**
  * A general number: `sig` significant digits; very small or large ones as a
  * reader writes them, 6.6 × 10⁻⁴ (never 6.6E-4).
  */
-export function num(x, sig = 4) {
-  if (!Number.isFinite(x)) return DASH;
+export const num = finite((x, sig = 4) => {
   const a = Math.abs(x);
   if (a !== 0 && (a < 1e-3 || a >= 1e7)) {
     const r = round(decimal(x), Math.min(sig, 3));
-    const mantissa = text(negative(x), { d: r.d, p: 1 });
-    const exponent = r.p - 1;
-    return exponent === 0 ? mantissa : `${mantissa} × ${powerOfTen(exponent)}`;
+    const mantissa = text(x, { d: r.d, p: 1 });
+    return r.p === 1 ? mantissa : `${mantissa} × ${powerOfTen(r.p - 1)}`;
   }
   return bySig(x, sig);
-}
+});
 
 /** Up to `sig` significant digits, never scientific (the checker's statistics: 0.000123). */
-export function significant(x, sig = 3) {
-  if (!Number.isFinite(x)) return DASH;
-  return bySig(x, sig);
-}
+export const significant = finite((x, sig = 3) => bySig(x, sig));
 
 /** A value with at most `digits` decimals, e.g. an entropy in nats. */
-export function fixed(x, digits = 3) {
-  if (!Number.isFinite(x)) return DASH;
-  return byFrac(x, digits);
-}
+export const fixed = finite((x, digits = 3) => byFrac(x, digits));
 
 /** Exactly `digits` decimals: a ratio (3.2), a rate (21.63 GFLOP/s), a size (80.0 MB). */
-export function decimals(x, digits) {
-  if (!Number.isFinite(x)) return DASH;
-  return byFrac(x, digits, digits);
-}
+export const decimals = finite((x, digits) => byFrac(x, digits, digits));
 
 /** A probability as a percentage with two decimals (the decimal point moved, not x·100 rounded); tiny non-zero ones as "<0.01%". */
-export function percent(p) {
-  if (!Number.isFinite(p)) return DASH;
+export const percent = finite((p) => {
   if (p > 0 && p < 0.00005) return '<0.01%';
   const dec = decimal(p);
-  return text(negative(p), round({ d: dec.d, p: dec.p + 2 }, dec.p + 4), 2) + '%';
-}
+  return text(p, round({ d: dec.d, p: dec.p + 2 }, dec.p + 4), 2) + '%';
+});
 
 /** A share as a number of percent, without the sign: whole (12), one decimal below 1% (0.4). */
-export function percentNumber(share) {
-  if (!Number.isFinite(share)) return DASH;
-  return byFrac(100 * share, share > 0 && share < 0.01 ? 1 : 0);
-}
+export const percentNumber = finite((share) => byFrac(100 * share, share > 0 && share < 0.01 ? 1 : 0));
 
 /** An integer (d_k = 4096, 65,536 samples), rounded half away from zero. */
-export function int(x) {
-  return Number.isFinite(x) ? byFrac(x, 0) : DASH;
-}
+export const int = finite((x) => byFrac(x, 0));
 
 /** A list of numbers, e.g. scores. */
 export function list(xs, sig = 6) {

@@ -8,6 +8,7 @@ import './page-strings.js';
 import './nav-strings.js';
 import { client } from './core/client.js';
 import { applyDocument, onLangChange } from './i18n.js';
+import { getParam } from './url.js';
 import * as langSwitch from './widgets/lang-switch.js';
 import * as buildInfo from './widgets/build-info.js';
 import * as training from './page-training.js';
@@ -32,4 +33,9 @@ loadInTurn([
   () => import('./widgets/attn-proof.js'),
   () => import('./widgets/attn-softmax-table.js'),
   () => import('./widgets/attn-saturation.js'),
-]);
+]).then(() => {
+  // A shared link to the saturation explorer's view against n (sat.x=n) opens
+  // it: the page's work, so an embedded widget's first load carries none of it.
+  for (const el of document.querySelectorAll('attn-saturation[url-state]'))
+    if (getParam(`${el.getAttribute('url-state')}.x`) === 'n') el.loadLength();
+});

@@ -3,13 +3,14 @@
 // drawing every batch of every figure below the fold was most of the
 // explainer's first-load blocking time. Embedded widgets draw every batch
 // (element.js's default), which costs a host's first load nothing.
-import { drawing } from './widgets/element.js';
+import { AttnElement } from './widgets/element.js';
 
 const near = new WeakMap(); // element -> on or near the screen
 const kept = new WeakMap(); // element -> its latest progress, not drawn yet
 let io = null;
 
-drawing.seen = (el, fn, last) => {
+AttnElement.prototype.drawSeen = function drawSeen(fn, last) {
+  const el = this;
   io ??= new IntersectionObserver((entries) => {
     for (const e of entries) {
       near.set(e.target, e.isIntersecting);

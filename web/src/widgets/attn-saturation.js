@@ -217,8 +217,7 @@ class AttnSaturation extends AttnElement {
     // ---- initial state ----
     this.syncControls();
     this.updateRow();
-    if (location.search.includes(`${this.statePrefix}.x=n`)) this.loadLength();
-    else this.runSweep();
+    this.runSweep(); // a link's sat.x=n opens the n view: the page's main.js asks for it
   }
 
   // Outside the first load (the embed's gzip budget): fetched when asked for.

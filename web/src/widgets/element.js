@@ -33,9 +33,6 @@ export const embedding = {
   scriptUrl: null,         // attnlab.js's URL (the Embed button's snippets point at it)
 };
 
-/** The site's pages set `seen` (web/src/seen.js): a figure off screen draws its progress when it comes near. */
-export const drawing = { seen: null };
-
 const COMMON_ATTRS = ['lang', 'theme', 'controls'];
 let optStrings = null;  // opt-strings.js, once a bad attribute asks for it
 let optLoaded = false;
@@ -254,9 +251,13 @@ export class AttnElement extends HTMLElement {
     return { ...this.v };
   }
 
-  /** Draw a figure's progress: fn() now, or where drawing.seen decides; `last`: a run's end, drawn now wherever it is. */
-  drawSeen(fn, last) {
-    drawing.seen ? drawing.seen(this, fn, last) : fn();
+  /**
+   * Draw a figure's progress (`last`: its run's end): now. The site's pages
+   * replace this (web/src/seen.js) to draw a figure off screen when it comes
+   * near; a host's page draws every batch, which costs its first load nothing.
+   */
+  drawSeen(fn) {
+    fn();
   }
 
   build() {}

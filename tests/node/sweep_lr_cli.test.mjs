@@ -17,8 +17,10 @@ const SIZES = ['--heads', '1', '--dmodel', '8', '--batch', '8', '--steps', '6', 
 const TINY = ['--dks', '4', ...SIZES];
 const OLD_COLUMNS = ['task', 'dk', 'divisor', 'optimizer', 'lr', 'seed', 'steps', 'final_loss', 'final_accuracy',
   'final_attn_correct', 'steps_to_90', 'diverged', 'grad_wq_step1', 'grad_wk_step1', 'logit_spread_step1',
-  'logit_spread_last', 'logit_max_abs_last', 'seconds'];
-const LR_COLUMNS = [...OLD_COLUMNS.slice(0, -1), 'attn_entropy_last', 'seconds'];
+  'logit_spread_last', 'logit_max_abs_last', 'seconds', 'init', 'softcap', 'qk_clip', 'qk_clips', 'preset'];
+// The rate axis adds the last step's entropy before 'seconds'; the stabilisers' echo stays last.
+const at = OLD_COLUMNS.indexOf('seconds');
+const LR_COLUMNS = [...OLD_COLUMNS.slice(0, at), 'attn_entropy_last', ...OLD_COLUMNS.slice(at)];
 
 function rows(args) {
   const r = run(['sweep', ...args]);

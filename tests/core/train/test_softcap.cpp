@@ -65,7 +65,7 @@ TEST_CASE("tanh saturates to exactly ±1 with sech² exactly 0, and NaN stays Na
   REQUIRE(std::isnan(d));
 }
 
-TEST_CASE("softcap_forward keeps every score inside (-c, c] and is near the identity below c",
+TEST_CASE("softcap_forward keeps every score within ±c and is near the identity below c",
           "[train][softcap]") {
   const std::vector<float> raw = {-1e6f, -100.0f, -5.0f, -0.01f, 0.0f, 0.01f, 5.0f, 100.0f, 1e6f};
   for (float c : {0.001f, 1.0f, 50.0f}) {

@@ -87,7 +87,7 @@ TEST_CASE("metrics rows: step 1 and every log_every steps, columns as documented
   const auto cols = attn::metric_columns(2);
   REQUIRE(t.columns() == cols.size());
   REQUIRE(cols[attn::kColLogitSpread] == "logit_spread");
-  REQUIRE(cols.back() == "grad_wk_h1");
+  REQUIRE(cols.back() == "entropy_h1");  // per head: grad_wq_h*, grad_wk_h*, max_logit_h*, entropy_h*
   t.step(12);
   REQUIRE(t.steps_done() == 12);
   REQUIRE(t.row_count() == 3);  // steps 1, 5, 10

@@ -45,7 +45,7 @@ const std::string kGarbage = ", this is not JSON";
 
 }  // namespace
 
-TEST_CASE("attention input: shapes, values, the divisor; other members skipped", "[cli][attention_input]") {
+TEST_CASE("attention input: shapes, values, the divisor, other members skipped", "[cli][attention_input]") {
   const auto in = read_attention_input(
       R"({"note": {"nested": [[[1]], {"q": 5}], "x": null}, "q": [[1, 2.5], [-3, 4e-3]], "k": [[1, 0], [0, 1], [2, 2]],
           "v": [[1], [2], [3]], "divisor": 2, "extra": [true, "q"]})");

@@ -32,7 +32,7 @@ ArgumentError caught(F&& f) {
 
 }  // namespace
 
-TEST_CASE("the checks give their errors a kind and JSON params; the message is unchanged", "[errors]") {
+TEST_CASE("the checks give their errors a kind and JSON params, the message is unchanged", "[errors]") {
   const auto size = caught([] { attn::check_size("dk", 0, 1, 65536); });
   REQUIRE(size.argument() == "dk");
   REQUIRE(size.kind() == "range");

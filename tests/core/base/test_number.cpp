@@ -84,7 +84,7 @@ TEST_CASE("number: subnormals and underflow are the rounded value, never an erro
   CHECK((f("1e-320", &x) == NumberRead::Ok && x == 0));
 }
 
-TEST_CASE("number: overflow of the target type is out of range; the float maximum as printed is not", "[number]") {
+TEST_CASE("number: overflow of the target type is out of range, the float maximum as printed is not", "[number]") {
   double v;
   CHECK((d("1e309", &v) == NumberRead::Range && v > 0 && std::isinf(v)));
   CHECK((d("-1e999", &v) == NumberRead::Range && v < 0));

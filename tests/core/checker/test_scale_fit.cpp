@@ -121,7 +121,7 @@ TEST_CASE("scale fit recovers c = 8, 22.6, 1 and 64 from logits and from probabi
     }
 }
 
-TEST_CASE("scale fit: one head at c = √512 names the heads it would take; the preset Gemma 2 27B expects 12", "[scale_fit]") {
+TEST_CASE("scale fit: one head at c = √512 names the heads it would take, the preset Gemma 2 27B expects 12", "[scale_fit]") {
   {
     const QkTensors t = sample(1, 40, 64);
     const auto f = attn::fit_scale(t, scores(t, ScoreKind::Logits, divided(dots(t), std::sqrt(512.0))), sqrt_dk()).at(0);
@@ -160,7 +160,7 @@ TEST_CASE("scale fit: one head at c = √512 names the heads it would take; the 
   }
 }
 
-TEST_CASE("scale fit: a bias or an active soft-cap is not q·k / c; a causal mask is a mask", "[scale_fit]") {
+TEST_CASE("scale fit: a bias or an active soft-cap is not q·k / c, a causal mask is a mask", "[scale_fit]") {
   const QkTensors t = sample(4, 32, 64);
   const std::vector<double> s = dots(t);
   std::vector<double> bias = divided(s, 8), capped(s.size());

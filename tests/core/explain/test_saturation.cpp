@@ -137,7 +137,7 @@ TEST_CASE("saturation_point: exact values for one key and for one row", "[satura
   REQUIRE(one_row[0].entropy.se == 0.0);  // no spread from a single row
 }
 
-TEST_CASE("saturation_point: unscaled rows saturate as d_k grows; rows divided by sqrt(d_k) do not",
+TEST_CASE("saturation_point: unscaled rows saturate as d_k grows, rows divided by sqrt(d_k) do not",
           "[saturation_point]") {
   const std::size_t m = 16, rows = 400;
   auto at = [&](std::size_t dk) {

@@ -191,7 +191,7 @@ TEST_CASE("softcap: bad caps are refused before any sampling", "[saturation_leng
   REQUIRE(argument_of([&] { attn::saturation_point(65536, 4096, 1, 1, &d, 1, 50); }) == "rows*m*dk");
 }
 
-TEST_CASE("sequence length: at sqrt(d_k) the largest probability falls and the entropy grows like ln n; "
+TEST_CASE("sequence length: at sqrt(d_k) the largest probability falls and the entropy grows like ln n, "
           "ssmax keeps rows sharp",
           "[saturation_length][trend]") {
   // Given q, the scores over √d_k are |q|/√d_k · N(0, 1) ≈ N(0, 1) per key:

@@ -183,7 +183,7 @@ TEST_CASE("per-head columns: largest |logit| and entropy of each head, consisten
   }
 }
 
-TEST_CASE("T5 initialisation: Var(logit) ≈ 1 with no divisor; Lecun's is ≈ d_k", "[train][stabilisers][init]") {
+TEST_CASE("T5 initialisation: Var(logit) ≈ 1 with no divisor, Lecun's is ≈ d_k", "[train][stabilisers][init]") {
   // Var(q·k) = d_k Var(q_i) Var(k_i), and with unit-variance inputs Var(q_i)
   // = d_model Var(W_Q) = 1/d_k under T5, Var(k_i) = 1: the logit's variance is
   // 1 over the draw of weights and embeddings. Lecun gives Var(q_i) = 1, so d_k.

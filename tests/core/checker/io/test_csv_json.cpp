@@ -115,7 +115,7 @@ TEST_CASE("json: each malformed file gives its message", "[json][errors]") {
 
 // Issue 14, class 6: one number grammar (base/number.h) in both readers, a byte
 // order mark skipped, NUL bytes refused, members the checker does not use skipped.
-TEST_CASE("csv and json: the float maximum as printed, subnormals, underflow; past it out of range", "[csv][json]") {
+TEST_CASE("csv and json: the float maximum as printed, subnormals, underflow, past it out of range", "[csv][json]") {
   const float m = std::numeric_limits<float>::max();
   const auto c = csv("q,3.4028235e+38,-3.4028234663852886e38,1e-45,1e-50\nk,1,2,3,4\n");
   REQUIRE(c[0].data == std::vector<float>{m, -m, 0x1p-149f, 0});

@@ -142,7 +142,7 @@ TEST_CASE("npz: every prefix of a valid archive is an error, never a crash", "[n
 // Issue 14, class 6: a "sequences" array is read as what it is (np.savez(f, q=q, k=k,
 // sequences=3) stores an int64 of shape ()), and one that is something else gets a
 // message naming sequences, not q and k's dtype or rank advice.
-TEST_CASE("npz: the sequences array, of any whole-number dtype; anything else named as sequences", "[npz]") {
+TEST_CASE("npz: the sequences array, of any whole-number dtype, anything else named as sequences", "[npz]") {
   const std::vector<float> q(3 * 4, 0.5f), k(15 * 4, 0.25f);
   const auto with = [&](const Bytes& seq) {
     return attn::write_npz({{"q", attn::write_npy(q.data(), {3, 4})}, {"k", attn::write_npy(k.data(), {15, 4})},

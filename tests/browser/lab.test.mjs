@@ -221,6 +221,11 @@ test('the default comparison: first points at once, growing curves, the end, exp
     assert.equal(report.shape.dk, 256);
     assert.equal(report.shape.sequences, 64, 'each query against the 17 keys of its own sequence');
     t.diagnostic(`checker on the exported q/k of the √d_k run: ${report.heads.map((h) => h.verdict).join(', ')}`);
+    // Its logits, in the checker's layout, name the divisor the run used: √256 = 16.
+    for (const h of report.heads) {
+      assert.equal(h.scale_fit.verdict, 'expected', JSON.stringify(h.scale_fit));
+      assert.ok(Math.abs(h.scale_fit.c - 16) < 0.16, `the fit's c ${h.scale_fit.c}`);
+    }
     assert.match(await page.textContent('#lab-run-0 .lab-run-export [role="status"]'), /Saved q and k at step 1500 \(64 sequences\)/);
 
     // The heatmap scrubber, by keyboard: Home shows step 0, End the last capture.

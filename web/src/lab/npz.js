@@ -94,13 +94,16 @@ export function npz(members) {
  * (the query position of each sample), k [heads, samples·seq, d_k] (every key
  * of every sample), "sequences" = [samples] so the checker scores each query
  * against the keys of its own sequence only (core/checker/qk_input.h), and the logits
- * [samples, heads, seq] the softmax saw.
+ * the softmax saw, [heads, samples, seq]: the layout of q's rows against their
+ * sequence's keys, which the checker's scale fit reads (it names the divisor the
+ * run used).
  * @param {{samples, heads, seq, dk, q: Float32Array, k: Float32Array, logits: Float32Array}} snap
  *   q [samples, heads·dk], k [samples, seq, heads·dk] as the core returns them
  */
 export function snapshotNpz(snap) {
   const { samples: S, heads: H, seq: T, dk: D } = snap;
   const q = new Float32Array(H * S * D);
+  const logits = new Float32Array(H * S * T);
   const k = new Float32Array(H * S * T * D);
   for (let h = 0; h < H; h++) {
     for (let s = 0; s < S; s++) {
@@ -109,12 +112,13 @@ export function snapshotNpz(snap) {
         const from = (s * T + t) * H * D + h * D;
         k.set(snap.k.subarray(from, from + D), ((h * S + s) * T + t) * D);
       }
+      logits.set(snap.logits.subarray((s * H + h) * T, (s * H + h + 1) * T), (h * S + s) * T);
     }
   }
   return npz([
     ['q', npy(q, [H, S, D])],
     ['k', npy(k, [H, S * T, D])],
     ['sequences', npy([S], [1, 1])],  // (1, 1): the core's .npy reader takes 2-D and 3-D arrays
-    ['logits', npy(snap.logits, [S, H, T])],
+    ['logits', npy(logits, [H, S, T])],
   ]);
 }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/presets.h"
 #include "glue.h"
 #include "train/optimizer.h"
 #include "train/train_config.h"
@@ -16,10 +17,27 @@ using namespace emscripten;
 namespace attn::wasm {
 namespace {
 
-struct TrainOptions {
-  std::string task = "recall", divisor = "sqrt", optimizer = "adam", init = "lecun";
-  double dk = 256, heads = 2, dModel = 64, dv = 32, lr = 8e-3, batch = 64, seed = 0, logEvery = 10;
-};
+// configure()'s options object, read field by field (a val, not a
+// value_object: Embind refuses a value_object missing a field, and the
+// stabilisers softcap and qkClip came later, so they may be left out: 0, off).
+// A field that is missing or of the wrong type is an ArgumentError of kind
+// "type", so it comes back as a Status like every other bad option.
+[[noreturn]] void fail_type(const char* name, const char* expected, const val& v) {
+  const std::string got = v.isNull() ? "null" : v.isArray() ? "array" : v.typeOf().as<std::string>();
+  fail_kind(name, "type", "{\"expected\":" + jstr(expected) + ",\"got\":" + jstr(got) + "}",
+            "%s must be %s %s, got %s", name, expected[0] == 'o' ? "an" : "a", expected, got.c_str());
+}
+double number_field(const val& o, const char* name, bool optional = false) {
+  const val v = o[name];
+  if (optional && v.isUndefined()) return 0;
+  if (!v.isNumber()) fail_type(name, "number", v);
+  return v.as<double>();
+}
+std::string string_field(const val& o, const char* name) {
+  const val v = o[name];
+  if (!v.isString()) fail_type(name, "string", v);
+  return v.as<std::string>();
+}
 
 struct LrResult {
   std::string error, argument, kind, params;
@@ -43,6 +61,32 @@ struct TrainLimits {
 };
 TrainLimits train_limits_js() { return {}; }
 
+// The range of a soft-cap c and of QK-clip's τ (0 is off), for the lab's hints;
+// apart from trainLimits(), whose fields callers compare whole.
+struct CapRange {
+  double lo = train_limits::kMinCap, hi = train_limits::kMaxCap;
+};
+CapRange train_cap_range() { return {}; }
+
+// The core's presets (base/presets.h), as `attnlab presets` lists them:
+// [{name, label, dk, divisor, softcap (null: none), rule, init (null or "t5"), source}].
+val train_presets() {
+  val out = val::array();
+  for (const Preset& p : presets()) {
+    val o = val::object();
+    o.set("name", std::string(p.name));
+    o.set("label", std::string(p.label));
+    o.set("dk", static_cast<double>(p.dk));
+    o.set("divisor", p.divisor);
+    o.set("softcap", p.softcap > 0 ? val(p.softcap) : val::null());
+    o.set("rule", std::string(p.rule));
+    o.set("init", *p.init ? val(std::string(p.init)) : val::null());
+    o.set("source", std::string(p.source));
+    out.call<void>("push", o);
+  }
+  return out;
+}
+
 struct InitResult {
   std::string error, argument, kind, params;
   InitStats stats;
@@ -61,23 +105,29 @@ struct ShapeResult {
 
 class TrainSession {
  public:
-  Status configure(const TrainOptions& o) {
+  // o: {task, dk, heads, dModel, dv, divisor, optimizer, lr, init, batch,
+  // seed, logEvery} and, optional, softcap and qkClip (0 or absent: off;
+  // else in [1e-3, 1e4], checked by the core as TrainConfig's softcap, qk_clip).
+  Status configure(const val& o) {
     return guarded([&] {
       trainer_.reset();  // a failed configure leaves no session behind
+      if (o.isNull() || o.isArray() || o.typeOf().as<std::string>() != "object") fail_type("options", "object", o);
       namespace L = train_limits;
       TrainConfig c;
-      c.task = parse_task(o.task);
-      c.dk = size_arg("dk", o.dk, 1, L::kMaxDk);
-      c.heads = size_arg("heads", o.heads, 1, L::kMaxHeads);
-      c.d_model = size_arg("dModel", o.dModel, 1, L::kMaxDModel);
-      c.dv = size_arg("dv", o.dv, 1, L::kMaxDk);
-      apply_divisor_option(c, o.divisor);
-      c.optimizer = parse_optimizer(o.optimizer);
-      c.lr = o.lr;
-      c.init = parse_init(o.init);
-      c.batch = size_arg("batch", o.batch, 1, L::kMaxBatch);
-      c.seed = seed_arg(o.seed);
-      c.log_every = size_arg("logEvery", o.logEvery, 1, L::kMaxLogEvery);
+      c.task = parse_task(string_field(o, "task"));
+      c.dk = size_arg("dk", number_field(o, "dk"), 1, L::kMaxDk);
+      c.heads = size_arg("heads", number_field(o, "heads"), 1, L::kMaxHeads);
+      c.d_model = size_arg("dModel", number_field(o, "dModel"), 1, L::kMaxDModel);
+      c.dv = size_arg("dv", number_field(o, "dv"), 1, L::kMaxDk);
+      apply_divisor_option(c, string_field(o, "divisor"));
+      c.optimizer = parse_optimizer(string_field(o, "optimizer"));
+      c.lr = number_field(o, "lr");
+      c.init = parse_init(string_field(o, "init"));
+      c.batch = size_arg("batch", number_field(o, "batch"), 1, L::kMaxBatch);
+      c.seed = seed_arg(number_field(o, "seed"));
+      c.log_every = size_arg("logEvery", number_field(o, "logEvery"), 1, L::kMaxLogEvery);
+      c.softcap = number_field(o, "softcap", true);
+      c.qk_clip = number_field(o, "qkClip", true);
       trainer_ = std::make_unique<Trainer>(c);
     });
   }
@@ -92,6 +142,8 @@ class TrainSession {
   // The step the run diverged at (a metric stopped being finite), 0 if it has not.
   double divergedAt() const { return trainer_ ? static_cast<double>(trainer_->diverged_at()) : 0; }
   double divisorValue() const { return trainer_ ? trainer_->divisor() : 0; }
+  // Steps at which QK-clip rescaled at least one head (the CLI's qk_clips).
+  double qkClips() const { return trainer_ ? static_cast<double>(trainer_->qk_clips()) : 0; }
   std::string columnsJson() const {
     std::string out = "[";
     for (const auto& c : metric_columns(trainer_ ? trainer_->config().heads : 0))
@@ -166,20 +218,6 @@ EMSCRIPTEN_BINDINGS(attnlab_train) {
   using namespace attn;
   using namespace attn::wasm;
 
-  value_object<TrainOptions>("TrainOptions")
-      .field("task", &TrainOptions::task)
-      .field("dk", &TrainOptions::dk)
-      .field("heads", &TrainOptions::heads)
-      .field("dModel", &TrainOptions::dModel)
-      .field("dv", &TrainOptions::dv)
-      .field("divisor", &TrainOptions::divisor)
-      .field("optimizer", &TrainOptions::optimizer)
-      .field("lr", &TrainOptions::lr)
-      .field("init", &TrainOptions::init)
-      .field("batch", &TrainOptions::batch)
-      .field("seed", &TrainOptions::seed)
-      .field("logEvery", &TrainOptions::logEvery);
-
   value_object<LrResult> lr_result("LrResult");
   status_fields(lr_result);
   lr_result.field("lr", &LrResult::lr);
@@ -193,6 +231,9 @@ EMSCRIPTEN_BINDINGS(attnlab_train) {
       .field("initBandLow", &TrainLimits::initBandLow)
       .field("initBandHigh", &TrainLimits::initBandHigh);
   function("trainLimits", &train_limits_js);
+  function("trainPresets", &train_presets);
+  value_object<CapRange>("CapRange").field("lo", &CapRange::lo).field("hi", &CapRange::hi);
+  function("trainCapRange", &train_cap_range);
 
   value_object<InitStats>("InitStats")
       .field("samples", &InitStats::samples)
@@ -238,6 +279,7 @@ EMSCRIPTEN_BINDINGS(attnlab_train) {
       .function("stepsTo90", &TrainSession::stepsTo90)
       .function("divergedAt", &TrainSession::divergedAt)
       .function("divisorValue", &TrainSession::divisorValue)
+      .function("qkClips", &TrainSession::qkClips)
       .function("initStats", &TrainSession::initStats)
       .function("evaluate", &TrainSession::evaluate)
       .function("attentionMaps", &TrainSession::attentionMaps)

@@ -670,3 +670,102 @@ test('a healthy comparison has no divergence mark', { timeout: TIMEOUT }, async 
   assert.deepEqual(browser.problems, []);
   await page.close();
 });
+
+// The stabilisers (issue 15) on the page: bad soft-caps and τ, typed or linked,
+// get the core's message next to their field in English and Chinese and
+// nothing runs; the Preset select fills the form from the core's table and
+// names its source; a soft-capped, QK-clipped comparison runs, its cards and
+// summary say so, its exports carry the settings and the curves the core gives
+// in Node, and the per-head charts draw a line per run and head.
+test('stabilisers: soft-cap and QK-clip fields, the Preset select, a capped and clipped run, per-head charts', { timeout: TIMEOUT }, async (t) => {
+  const page = await open('lang=en&cap=0.0001&clip=abc&steps=40');
+  await page.waitForFunction(() => document.getElementById('lab-cap-msg').textContent && document.getElementById('lab-clip-msg').textContent,
+    null, { timeout: 20_000 });
+  const msgs = async () => [await page.textContent('#lab-cap-msg'), await page.textContent('#lab-clip-msg')];
+  const [capEn, clipEn] = await msgs();
+  t.diagnostic(`cap 0.0001: ${capEn} | clip abc: ${clipEn}`);
+  assert.equal(capEn, readerSentence({ softcap: 1e-4 }));
+  assert.equal(clipEn, readerSentence({ qkClip: NaN }));
+  assert.equal(await page.getAttribute('#lab-cap', 'aria-invalid'), 'true');
+  await page.click('#lab-start');
+  await waitState(page, 'invalid');
+  assert.equal(await page.$$eval('.lab-run', (r) => r.length), 0, 'no run started');
+  await page.selectOption('#lang-select', 'zh');
+  await page.waitForFunction((en) => document.getElementById('lab-cap-msg').textContent !== en, capEn);
+  const [capZh, clipZh] = await msgs();
+  assert.equal(capZh, readerSentence({ softcap: 1e-4 }, 'zh'));
+  assert.equal(clipZh, readerSentence({ qkClip: NaN }, 'zh'));
+  assert.match(capZh, /[\u4e00-\u9fff]/);
+  // Typed: a cap above the range, in Chinese.
+  await page.fill('#lab-cap', '20000');
+  await page.waitForFunction((s) => document.getElementById('lab-cap-msg').textContent === s, readerSentence({ softcap: 2e4 }, 'zh'), { timeout: 20_000 });
+  await page.selectOption('#lang-select', 'en');
+  // The range in the hints is the core's.
+  await page.waitForFunction(() => /0\.001 to 10,000/.test(document.getElementById('lab-cap-hint').textContent), null, { timeout: 20_000 });
+
+  // The Preset select: the core's table, Gemma 2 27B fills d_k 128, ÷12, cap 50 and names its source.
+  await page.waitForFunction(() => document.querySelectorAll('#lab-preset option').length > 1, null, { timeout: 20_000 });
+  const names = await page.$$eval('#lab-preset option', (os) => os.map((o) => o.value));
+  assert.deepEqual(names, ['', ...core.trainPresets().map((p) => p.name)]);
+  await page.fill('#lab-clip', '');
+  await page.selectOption('#lab-preset', 'gemma2-27b');
+  assert.equal(await page.inputValue('#lab-dk'), '128');
+  assert.equal(await page.inputValue('#lab-div-custom'), '12');
+  assert.equal(await page.inputValue('#lab-cap'), '50');
+  assert.equal(await page.inputValue('#lab-init'), 'lecun');
+  const hint = await page.textContent('#lab-preset-hint');
+  assert.match(hint, /^Gemma 2 27B: dₖ = 128, divided by sqrt\(query_pre_attn_scalar\) = sqrt\(144\) = 12, logits soft-capped at 50\. Source: google\/gemma-2-27b config\.json/);
+  // T5: divisor 1 (its checkbox), no cap, T5 init.
+  await page.selectOption('#lab-preset', 't5');
+  assert.deepEqual([await page.inputValue('#lab-dk'), await page.inputValue('#lab-cap'), await page.inputValue('#lab-init')], ['64', '', 't5']);
+  assert.equal(await page.isChecked('#lab-div-1'), true);
+  assert.match(await page.textContent('#lab-preset-hint'), /T5 initialisation\. Source: Raffel et al\. 2020/);
+  // Changing what the preset set: the select says none.
+  await page.fill('#lab-dk', '32');
+  assert.equal(await page.inputValue('#lab-preset'), '');
+
+  // A soft-capped, QK-clipped comparison, small: √d_k and 1, cap 5, τ 4.
+  await page.goto(`${server.origin}/lab.html?lang=en&dk=16&heads=2&opt=adam&lr=0.01&steps=60&div=sqrt,1&seed=0&cap=5&clip=4`);
+  await page.waitForFunction(() => /Every number/.test(document.getElementById('lab-footer').textContent), null, { timeout: 60_000 });
+  await page.click('#lab-start');
+  await waitState(page, 'done', 120_000);
+  const url = new URL(page.url());
+  assert.deepEqual([url.searchParams.get('cap'), url.searchParams.get('clip'), url.searchParams.get('init')], ['5', '4', null]);
+  const json = JSON.parse((await downloadOf(page, '#lab-run-1 [data-export="json"]')).bytes.toString());
+  assert.deepEqual([json.config.softcap, json.config.qkClip, json.config.init], [5, 4, 'lecun']);
+  const options = { ...DEFAULT_OPTIONS, dk: 16, heads: 2, lr: 0.01, seed: 0, divisor: '1', softcap: 5, qkClip: 4 };
+  const s = new core.TrainSession();
+  assert.equal(s.configure(options).error, '');
+  s.step(60);
+  const cols = JSON.parse(s.columnsJson());
+  const flat = [...s.metrics(0)];
+  const clips = s.qkClips();
+  s.delete();
+  assert.deepEqual(json.columns, cols);
+  assert.deepEqual(json.rows.flat(), flat, 'the page\'s run is the core\'s in Node, bit for bit');
+  assert.ok(clips > 0, 'the clip acted');
+  for (const r of json.rows) assert.ok(r[cols.indexOf('logit_max_abs')] <= 5);
+  const card = await page.textContent('#lab-run-1 .lab-run-stab');
+  assert.equal(card, `With logits soft-capped at 5; QK-clip at τ = 4. QK-clip rescaled a head at ${clips} of 60 steps.`);
+  assert.equal(await page.getAttribute('#lab-run-1', 'data-qk-clips'), String(clips));
+  assert.equal(await page.textContent('#lab-summary .lab-sum-stab'), 'Every run: logits soft-capped at 5; QK-clip at τ = 4.');
+  // Per-head charts: 2 runs × 2 heads, each line drawing every logged step; the six charts as before.
+  assert.equal(await page.$$eval('.lab-chart', (f) => f.length), 6);
+  for (const id of ['lab-chart-logitHeads', 'lab-chart-entropyHeads']) {
+    const drawn = (await page.getAttribute(`#${id}`, 'data-drawn')).split(',').map(Number);
+    assert.deepEqual(drawn, Array(4).fill(json.rows.length), id);
+    assert.match(await page.getAttribute(`#${id} .lab-chart-plot`, 'aria-label'), /one line per divisor and head \(2 heads per divisor/);
+  }
+  await page.selectOption('#lang-select', 'zh');
+  assert.equal(await page.textContent('#lab-summary .lab-sum-stab'), '所有运行：logit 软上限 5；QK 裁剪 τ = 4。');
+  assert.match(await page.textContent('#lab-run-1 .lab-run-stab'), /^使用logit 软上限 5；QK 裁剪 τ = 4。/);
+  // A run without them says nothing of them.
+  await page.goto(`${server.origin}/lab.html?lang=en&dk=16&heads=1&steps=10&div=sqrt`);
+  await page.waitForFunction(() => /Every number/.test(document.getElementById('lab-footer').textContent), null, { timeout: 60_000 });
+  await page.click('#lab-start');
+  await waitState(page, 'done', 120_000);
+  assert.equal(await page.isHidden('#lab-run-0 .lab-run-stab'), true);
+  assert.equal(await page.$$eval('#lab-summary .lab-sum-stab', (e) => e.length), 0);
+  assert.deepEqual(browser.problems, []);
+  await page.close();
+});

@@ -112,3 +112,97 @@ test('the core\'s limits: the init checkpoint\'s pass band the page marks agains
   assert.deepEqual([L.initBandLow, L.initBandHigh], [0.5, 2]);
   assert.ok(L.maxDk >= 256 && L.maxHeads >= 1 && L.maxSeed > 0 && L.maxStepsPerCall > 0);
 });
+
+// The stabilisers (issue 15): soft-cap (cap), QK-clip τ (clip) and init in the
+// form and the address, checked by the core, applied to every run; the Preset
+// select's fill and match, from the core's own table.
+const { presetValues, holdsPreset, shownPreset, planOf } = await import(path.join(ROOT, 'web/src/lab/form.js'));
+const { FORM_STATE, STAB_STATE, formUrlValues, trainOptions, capNumber } = await import(path.join(ROOT, 'web/src/train/config.js'));
+const { readState } = await import(path.join(ROOT, 'web/src/state.js'));
+
+test('stabilisers: probed only when set, their verdicts by their fields, in every run\'s options', () => {
+  assert.deepEqual(checkValues({ ...DEFAULT, cap: '', clip: '', init: 'lecun' }).probes.map(([f]) => f), ['task', 'dk', 'heads', 'opt', 'seed'],
+    'off and the default init: nothing more asked');
+  const { probes } = checkValues({ ...DEFAULT, cap: '50', clip: ' abc ', init: 't5' });
+  assert.deepEqual(probes.map(([f]) => f), ['task', 'dk', 'heads', 'opt', 'seed', 'cap', 'clip', 'init']);
+  assert.equal(probes.find(([f]) => f === 'cap')[1].softcap, 50);
+  assert.ok(Number.isNaN(probes.find(([f]) => f === 'clip')[1].qkClip), 'text that is not a number reaches the core as NaN');
+  assert.equal(probes.find(([f]) => f === 'init')[1].init, 't5');
+  for (const [arg, field] of [['softcap', 'cap'], ['qk_clip', 'clip'], ['init', 'init']]) assert.equal(fieldOfArgument(arg), field);
+  assert.deepEqual([capNumber(''), capNumber(undefined), capNumber(' 50 '), capNumber('1e-3')], [0, 0, 50, 1e-3]);
+  const o = trainOptions({ ...DEFAULT, cap: '50', clip: '100', init: 't5' }, 'sqrt', 1e-3);
+  assert.deepEqual([o.softcap, o.qkClip, o.init], [50, 100, 't5']);
+  const old = trainOptions(DEFAULT, 'sqrt', 1e-3);
+  assert.deepEqual([old.softcap, old.qkClip, old.init], [0, 0, 'lecun'], 'values from before them: off, LeCun');
+});
+
+test('stabilisers in the address: cap=50&clip=100&init=t5, absent while off', () => {
+  globalThis.location = new URL('http://localhost/lab.html?dk=64&cap=50&clip=100&init=t5');
+  const { values } = readState('', STAB_STATE);
+  assert.deepEqual(values, { cap: '50', clip: '100', init: 't5' });
+  assert.equal(readState('', FORM_STATE).values.dk, '64');
+  assert.ok(!('cap' in readState('', FORM_STATE).values), 'the form\'s old keys read as before');
+  globalThis.location = new URL('http://localhost/lab.html?dk=64');
+  const plain = { ...readState('', FORM_STATE).values, ...readState('', STAB_STATE).values };
+  assert.deepEqual([plain.cap, plain.clip, plain.init], ['', '', 'lecun'], 'an old link: off, LeCun');
+  const url = formUrlValues({ ...plain });
+  assert.deepEqual([url.cap, url.clip, url.init], [null, null, null], 'not written while off');
+  assert.deepEqual(formUrlValues({ ...plain, cap: '50', clip: '1e2', init: 't5' }), { ...plain, cap: '50', clip: '1e2', init: 't5' });
+  globalThis.location = new URL('http://localhost/lab.html');
+});
+
+test('with the core: bad soft-caps and τ get the core\'s range message by their fields; good ones reach the plan', async () => {
+  const ask = await coreAsk();
+  const ok = await validateValues({ ...DEFAULT, cap: '50', clip: '100', init: 't5' }, ask);
+  assert.deepEqual(ok.msgs, {});
+  assert.deepEqual([ok.plan.config.softcap, ok.plan.config.qkClip, ok.plan.config.init], [50, 100, 't5']);
+  for (const [cap, clip] of [['0.0001', '1e5'], ['-1', 'abc'], ['nan', '20000']]) {
+    const bad = await validateValues({ ...DEFAULT, cap, clip }, ask);
+    assert.equal(bad.plan, null);
+    assert.deepEqual(Object.keys(bad.msgs).sort(), ['cap', 'clip'], `${cap}, ${clip}`);
+    assert.equal(bad.msgs.cap.core.argument, 'softcap');
+    assert.equal(bad.msgs.clip.core.argument, 'qk_clip');
+    for (const m of [bad.msgs.cap, bad.msgs.clip]) {
+      assert.equal(m.core.kind, 'range');
+      assert.deepEqual([m.core.params.lo, m.core.params.hi, m.core.params.off], [1e-3, 1e4, 0]);
+    }
+  }
+  const init = await validateValues({ ...DEFAULT, init: 'he' }, ask);
+  assert.deepEqual(Object.keys(init.msgs), ['init']);
+  assert.equal(init.msgs.init.core.argument, 'init');
+  // 0 is off, as empty is.
+  assert.deepEqual((await validateValues({ ...DEFAULT, cap: '0', clip: '0' }, ask)).msgs, {});
+});
+
+test('presets: the core\'s table fills d_k, the divisor as a number, the soft-cap and init; the select shows what the form holds', async () => {
+  const M = await loadWasm('lab', 'simd');
+  const presets = M.trainPresets();
+  const by = Object.fromEntries(presets.map((p) => [p.name, p]));
+  const v = { ...DEFAULT, cap: '', clip: '100', init: 'lecun' };
+  const g = presetValues(by['gemma2-27b'], v);
+  assert.deepEqual([g.dk, g.div, g.cap, g.init, g.clip], ['128', 'sqrt,2,1,12', '50', 'lecun', '100'], '÷12, not ÷√128; τ stays');
+  const l = presetValues(by.llama, { ...v, div: 'sqrt,4' });
+  assert.equal(l.div, `sqrt,${Math.sqrt(128)}`, 'the exact number, replacing the other divisors\' text');
+  assert.equal(Number(l.div.split(',')[1]), by.llama.divisor);
+  const t5 = presetValues(by.t5, { ...v, div: 'sqrt,4' });
+  assert.deepEqual([t5.dk, t5.div, t5.cap, t5.init], ['64', 'sqrt,1,4', '', 't5'], 'divisor 1 is its checkbox');
+  assert.equal(presetValues(by.mup, v).div, 'sqrt,2,1,64', 'μP: 64 as a number (not the dₖ checkbox)');
+  for (const p of presets) {
+    assert.ok(holdsPreset(p, presetValues(p, v)), `${p.name}: the filled form holds it`);
+    assert.equal(shownPreset(presets, presetValues(p, v), p.name), p.name, p.name);
+  }
+  assert.equal(shownPreset(presets, presetValues(by.gpt2, v)), 'gpt2', 'GPT-2 and BERT-base are the same setting: the first');
+  assert.equal(shownPreset(presets, presetValues(by['bert-base'], v), 'bert-base'), 'bert-base', 'the one chosen stays');
+  assert.equal(shownPreset(presets, { ...g, dk: '256' }, 'gemma2-27b'), '', 'another d_k: no preset');
+  assert.equal(shownPreset(presets, { ...g, cap: '30' }, 'gemma2-27b'), '', 'another cap: no preset');
+  assert.equal(shownPreset(presets, { ...g, div: 'sqrt' }, 'gemma2-27b'), '', 'its divisor not compared: no preset');
+  assert.equal(shownPreset(presets, DEFAULT), '', 'the default form is no model');
+  // Each filled form is a valid comparison for the core, the preset's numbers in its plan.
+  const ask = await coreAsk();
+  for (const name of ['gemma2-27b', 't5', 'llama']) {
+    const r = await validateValues({ ...presetValues(by[name], v), steps: '10' }, ask);
+    assert.deepEqual(r.msgs, {}, name);
+    assert.equal(r.plan.config.softcap, by[name].softcap ?? 0);
+  }
+  assert.equal(typeof planOf, 'function');
+});

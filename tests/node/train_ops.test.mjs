@@ -159,3 +159,51 @@ test('a diverging run stops at its batch and reports the step; its metrics after
   assert.equal(done.diverged, 0);
   assert.ok(Number.isFinite(done.eval.accuracy));
 });
+
+// The stabilisers through the ops (issue 15): softcap and qkClip are optional
+// fields of the options (absent: 0, off), checked for their type here and for
+// their range by the core; a capped and clipped run streams the rows and the
+// evaluation a TrainSession driven directly gives, and 'done' counts the
+// clipped steps; presets and the cap's range come from the core.
+test('stabilisers: a soft-capped, QK-clipped run as the session gives it; their refusals; presets', async () => {
+  const { ops, events, until } = makeOps();
+  await ops.init('simd');
+  const stab = { ...OPTIONS, divisor: '1', softcap: 4, qkClip: 3, lr: 0.01 };
+  const verdicts = await ops.validate([OPTIONS, stab, { ...OPTIONS, softcap: 1e-4 }, { ...OPTIONS, qkClip: 1e5 },
+    { ...OPTIONS, softcap: '4' }, { ...OPTIONS, softcap: 0, qkClip: 0 }, { ...OPTIONS, init: 't5' }]);
+  assert.deepEqual(verdicts.map((r) => [r.argument, r.kind]),
+    [['', ''], ['', ''], ['softcap', 'range'], ['qk_clip', 'range'], ['softcap', 'type'], ['', ''], ['', '']]);
+  const steps = 60;
+  await ops.start({ runId: 11, options: stab, steps, mapEvery: steps + 1, evalSamples: 128, keep: false });
+  await until((e) => e.runId === 11 && (e.event === 'done' || e.event === 'failed'));
+  const mine = events.filter((e) => e.runId === 11);
+  const done = mine.at(-1);
+  assert.equal(done.event, 'done', JSON.stringify(done));
+  const cols = mine[0].columns;
+  const flat = mine.filter((e) => e.event === 'rows').flatMap((r) => [...r.rows]);
+
+  const M = await loadWasm('lab', 'simd');
+  const s = new M.TrainSession();
+  assert.equal(s.configure(stab).error, '');
+  assert.equal(s.step(steps).error, '');
+  assert.deepEqual(flat, [...s.metrics(0)], 'the rows, bit for bit');
+  assert.deepEqual(done.eval, s.evaluate(128).eval);
+  assert.equal(done.qkClips, s.qkClips());
+  assert.ok(done.qkClips > 0, 'the clip acted');
+  s.delete();
+  const at = (name) => cols.indexOf(name);
+  for (let i = 0; i < flat.length; i += cols.length) {
+    assert.ok(flat[i + at('logit_max_abs')] <= 4, 'the softmax sees no logit beyond the cap');
+    assert.ok(flat[i + at('max_logit_h0')] <= 3 * (1 + 1e-5) && flat[i + at('max_logit_h1')] <= 3 * (1 + 1e-5), 'no head past τ');
+  }
+  // A run without them: 0 clips.
+  await ops.start({ runId: 12, options: OPTIONS, steps: 10, mapEvery: 11, evalSamples: 64, keep: false });
+  await until((e) => e.runId === 12 && e.event === 'done');
+  assert.equal(events.find((e) => e.runId === 12 && e.event === 'done').qkClips, 0);
+
+  const presets = await ops.presets();
+  assert.deepEqual(presets, M.trainPresets());
+  assert.deepEqual(presets.find((p) => p.name === 'gemma2-27b'), { ...presets.find((p) => p.name === 'gemma2-27b'), dk: 128, divisor: 12, softcap: 50 });
+  const L = await ops.limits();
+  assert.deepEqual([L.minCap, L.maxCap], [1e-3, 1e4]);
+});

@@ -237,3 +237,78 @@ test('speed of the default configuration, native and wasm', (t) => {
   for (const line of out) t.diagnostic(line);
   console.log(out.join('\n'));
 });
+
+// The stabilisers (issue 15): configure()'s optional softcap and qkClip, and
+// init 't5', give the native CLI's curves for the same options, per-head
+// columns and the count of clipped steps included; SIMD and scalar agree bit
+// for bit. Options from before them (no softcap, no qkClip) still configure.
+const STAB_CASES = [
+  ['soft-cap 2 (divisor 1)', { divisor: '1', softcap: 2 }, ['--divisor', '1', '--softcap', '2']],
+  ['soft-cap 0.7 with QK-LayerNorm', { divisor: 'qknorm', softcap: 0.7 }, ['--divisor', 'qknorm', '--softcap', '0.7']],
+  ['QK-clip τ 3 (divisor 1, lr 0.02)', { divisor: '1', qkClip: 3, lr: 0.02 }, ['--divisor', '1', '--qk-clip', '3', '--lr', '0.02']],
+  ['QK-clip τ 2.5 with QK-LayerNorm', { divisor: 'qknorm', qkClip: 2.5, lr: 0.02 }, ['--divisor', 'qknorm', '--qk-clip', '2.5', '--lr', '0.02']],
+  ['both, with T5 init', { divisor: '1', softcap: 5, qkClip: 2, init: 't5', lr: 0.02 },
+    ['--divisor', '1', '--softcap', '5', '--qk-clip', '2', '--init', 't5', '--lr', '0.02']],
+];
+for (const [what, change, args] of STAB_CASES) {
+  test(`native and wasm give the same curves with the stabilisers: ${what}`, () => {
+    // CLI_ARGS' --lr comes first; a later --lr is refused, so replace it.
+    const base = args.includes('--lr') ? CLI_ARGS.filter((x, i, a) => x !== '--lr' && a[i - 1] !== '--lr') : CLI_ARGS;
+    const native = cli(['train', ...base, ...args, '--steps', '40']);
+    if (change.qkClip) assert.ok(native.summary.qk_clips > 0, `${what}: the clip acts in this run`);
+    if (change.softcap && !change.qkClip) assert.ok(Math.max(...native.metrics.map((m) => m.max_logit_h0)) > change.softcap, `${what}: logits pass the cap`);
+    const runs = [];
+    for (const [name, M] of [['simd', simd], ['scalar', scalar]]) {
+      const { s, rows } = train(M, { ...OPTIONS, ...change }, 40);
+      assert.ok('max_logit_h1' in rows[0] && 'entropy_h1' in rows[0], 'per-head columns');
+      closeRows(rows, native.metrics, 1e-6, 1e-12, `${name} vs native`);
+      assert.equal(s.qkClips(), native.summary.qk_clips, `${name}: clipped steps`);
+      const { eval: e } = s.evaluate(512);
+      assert.ok(Math.abs(e.loss - native.summary.final_loss) <= 1e-6 * native.summary.final_loss, `${name} eval loss`);
+      if (change.softcap) for (const r of rows) assert.ok(r.logit_max_abs <= change.softcap, `${name}: softmax input within the cap`);
+      if (change.qkClip) for (const r of rows) assert.ok(r.max_logit_h0 <= change.qkClip * (1 + 1e-5) && r.max_logit_h1 <= change.qkClip * (1 + 1e-5));
+      runs.push(rows);
+      s.delete();
+    }
+    assert.deepEqual(runs[0], runs[1], 'SIMD and scalar wasm builds: the same run, bit for bit');
+  });
+}
+
+test('configure(): the stabilisers are optional (0 or absent: off), checked by the core, mistyped fields a Status', () => {
+  const a = train(simd, OPTIONS, 12), b = train(simd, { ...OPTIONS, softcap: 0, qkClip: 0 }, 12);
+  assert.deepEqual(b.rows, a.rows, 'softcap 0, qkClip 0: the run of options without them');
+  assert.equal(a.s.qkClips(), 0);
+  a.s.delete();
+  b.s.delete();
+  const s = new simd.TrainSession();
+  for (const [change, arg] of [[{ softcap: 1e-4 }, 'softcap'], [{ softcap: -1 }, 'softcap'], [{ softcap: 2e4 }, 'softcap'],
+    [{ softcap: NaN }, 'softcap'], [{ qkClip: 1e-4 }, 'qk_clip'], [{ qkClip: Infinity }, 'qk_clip']]) {
+    const st = s.configure({ ...OPTIONS, ...change });
+    assert.equal(st.argument, arg, JSON.stringify(change));
+    assert.equal(st.kind, 'range', JSON.stringify(change));
+    const p = JSON.parse(st.params);
+    assert.deepEqual([p.lo, p.hi, p.off], [1e-3, 1e4, 0], JSON.stringify(change));
+    assert.match(s.step(1).error, /configure\(\) must succeed/);
+  }
+  for (const [change, arg, expected] of [[{ softcap: '50' }, 'softcap', 'number'], [{ qkClip: null }, 'qkClip', 'number'],
+    [{ dk: '64' }, 'dk', 'number'], [{ task: 3 }, 'task', 'string'], [{ divisor: undefined }, 'divisor', 'string']]) {
+    const st = s.configure({ ...OPTIONS, ...change });
+    assert.equal(st.argument, arg, JSON.stringify(change));
+    assert.equal(st.kind, 'type', JSON.stringify(change));
+    assert.equal(JSON.parse(st.params).expected, expected);
+  }
+  const { dk: _omit, ...noDk } = OPTIONS;
+  assert.equal(s.configure(noDk).argument, 'dk', 'a missing field is named');
+  assert.equal(s.configure('dk=64').argument, 'options');
+  assert.deepEqual(s.configure({ ...OPTIONS, softcap: 1e-3, qkClip: 1e4 }), OK, 'the range\'s ends');
+  s.delete();
+  assert.deepEqual(simd.trainCapRange(), { lo: 1e-3, hi: 1e4 });
+});
+
+test('trainPresets() is the table `attnlab presets` prints', () => {
+  const r = spawnSync(CLI, ['presets'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const { presets } = JSON.parse(r.stdout);
+  for (const M of [simd, scalar]) assert.deepEqual(M.trainPresets(), presets);
+  assert.equal(presets.find((p) => p.name === 'gemma2-27b').divisor, 12);
+});

@@ -17,6 +17,19 @@ export const CHARTS = [
   { key: 'entropy', column: 'attn_entropy', min0: true },
   { key: 'logitMax', column: 'logit_max_abs', log: true },
 ];
+// Per-head traces (the core's max_logit_h0.., entropy_h0.. columns): a line per
+// run and head, head 1 drawn wider. In their own grid, with their own class, so
+// the six charts above stay what the page's tests count.
+export const HEAD_CHARTS = [
+  { key: 'logitHeads', perHead: 'max_logit_h', log: true },
+  { key: 'entropyHeads', perHead: 'entropy_h', min0: true },
+];
+
+// The lines of a chart: one per run, or one per run and head.
+function linesOf(spec, runs, heads) {
+  if (!spec.perHead) return runs.map((run) => ({ run, column: spec.column, width: 2 }));
+  return runs.flatMap((run) => Array.from({ length: heads }, (_, hd) => ({ run, column: `${spec.perHead}${hd}`, width: hd === 0 ? 2 : 1 })));
+}
 
 // Log charts plot log10 of the value on a linear axis, labelled in powers of
 // ten: uPlot's own log axis cannot lay out ticks below about 1e-16, and the
@@ -72,11 +85,11 @@ function drawMarks(u, marks, palette) {
   ctx.restore();
 }
 
-function chart(spec, runs) {
+function chart(spec, runs, lines) {
   const title = h('figcaption', { class: 'lab-chart-title', id: `lab-chart-${spec.key}-title` });
   const plot = h('div', { class: 'lab-chart-plot', role: 'img', 'aria-describedby': 'lab-data-summary' });
-  const note = h('p', { class: 'lab-chart-marks', hidden: true });
-  const fig = h('figure', { class: 'lab-chart', id: `lab-chart-${spec.key}`, dataset: { points: '0' } }, title, plot, note);
+  const note = h('p', { class: spec.perHead ? 'lab-head-marks' : 'lab-chart-marks', hidden: true });
+  const fig = h('figure', { class: spec.perHead ? 'lab-head-chart' : 'lab-chart', id: `lab-chart-${spec.key}`, dataset: { points: '0' } }, title, plot, note);
   let marks = [];  // [{step, slot, text}] of the diverged runs
   let name = '';
   // Colours as they apply where the chart is (a shadow root when embedded), read when placed.
@@ -101,12 +114,12 @@ function chart(spec, runs) {
         ticks: { stroke: () => palette('line') }, ...(spec.log ? { values: logValues, incrs: [1, 2, 3, 4, 5, 10, 20, 50] } : { values: linValues }) },
     ],
     hooks: { draw: [(u) => drawMarks(u, marks, palette)] },
-    series: [{}, ...runs.map((r) => ({
-      stroke: () => palette(`slot-${r.slot}`), width: 2, points: { show: false }, spanGaps: false,
+    series: [{}, ...lines.map(({ run: r, width }) => ({
+      stroke: () => palette(`slot-${r.slot}`), width, points: { show: false }, spanGaps: false,
       ...(r.dash ? { dash: r.dash } : {}),
     }))],
   };
-  const u = new uPlot(opts, [[], ...runs.map(() => [])], plot);
+  const u = new uPlot(opts, [[], ...lines.map(() => [])], plot);
   const refreshColors = () => {
     if (!fig.isConnected) return;
     colors = readColors(fig, names);
@@ -127,7 +140,7 @@ function chart(spec, runs) {
   ro.observe(plot);
   let hasData = false;
   return {
-    fig, spec,
+    fig, spec, lines,
     setData(data) {
       const n = data[0].length;
       fig.dataset.points = String(n);
@@ -169,17 +182,21 @@ function chart(spec, runs) {
 }
 
 /**
- * The comparison's charts for `runs` ({slot, dash, data: {column: number[]}}).
+ * The comparison's charts for `runs` ({slot, dash, data: {column: number[]}});
+ * heads > 0 adds the per-head charts (HEAD_CHARTS), a line per run and head.
  * @returns {{el, update(), setLabels(fn), destroy()}}
  */
-export function createCharts(runs, { markText = () => ({ text: '', name: '' }) } = {}) {
-  const charts = CHARTS.map((spec) => chart(spec, runs));
+export function createCharts(runs, { markText = () => ({ text: '', name: '' }), heads = 0 } = {}) {
+  const specs = heads > 0 ? [...CHARTS, ...HEAD_CHARTS] : CHARTS;
+  const charts = specs.map((spec) => chart(spec, runs, linesOf(spec, runs, heads)));
   // markText(run) -> {text, name}: the sentence under each chart and in its accessible name.
   const setMarks = () => {
     const marks = runs.filter((r) => r.diverged).map((r) => ({ step: r.diverged, slot: r.slot, ...markText(r) }));
     for (const c of charts) c.setMarks(marks);
   };
-  const el = h('div', { class: 'lab-charts' }, charts.map((c) => c.fig));
+  const el = h('div', {},
+    h('div', { class: 'lab-charts' }, charts.filter((c) => !c.spec.perHead).map((c) => c.fig)),
+    h('div', { class: 'lab-head-charts' }, charts.filter((c) => c.spec.perHead).map((c) => c.fig)));
   return {
     el,
     charts,
@@ -189,8 +206,8 @@ export function createCharts(runs, { markText = () => ({ text: '', name: '' }) }
       for (const r of runs) if (r.data.step.length > longest.data.step.length) longest = r;
       const xs = longest.data.step;
       for (const c of charts) {
-        const ys = runs.map((r) => {
-          const col = r.data[c.spec.column] ?? [];
+        const ys = c.lines.map(({ run: r, column }) => {
+          const col = r.data[column] ?? [];
           const out = new Array(xs.length);
           for (let i = 0; i < xs.length; i++) {
             const v = i < col.length ? col[i] : null;

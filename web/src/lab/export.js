@@ -42,7 +42,9 @@ export function runJson(run, config) {
 
 /** A file name part for a run: dk256-adam-seed0-div-sqrt (no characters a file system minds). */
 export function fileStem(config, option) {
-  return `attnlab-${config.task}-dk${config.dk}-h${config.heads}-${config.optimizer}-seed${config.seed}-div-${option}`
+  const stab = (config.softcap > 0 ? `-cap${config.softcap}` : '') + (config.qkClip > 0 ? `-clip${config.qkClip}` : '') +
+    (config.init && config.init !== 'lecun' ? `-${config.init}` : '');
+  return `attnlab-${config.task}-dk${config.dk}-h${config.heads}-${config.optimizer}-seed${config.seed}${stab}-div-${option}`
     .replace(/[^\w.+-]+/g, '_');
 }
 

@@ -13,8 +13,8 @@ import { writeState } from '../state.js';
 import { int, num } from '../format.js';
 import './strings.js';
 import {
-  FIXED, MAX_CUSTOM, MAX_STEPS, TASKS, OPTIMIZERS, PRESETS, FORM_PREFIX,
-  divisorOptions, splitDivisors, number, trainOptions, parseSteps,
+  FIXED, MAX_CUSTOM, MAX_STEPS, TASKS, OPTIMIZERS, INITS, PRESETS, FORM_PREFIX,
+  divisorOptions, splitDivisors, number, trainOptions, parseSteps, capNumber, formUrlValues,
 } from '../train/config.js';
 import { swatch } from './swatch.js';
 
@@ -25,11 +25,17 @@ const PROBED = [
   ['task', 'task', (x) => x], ['dk', 'dk', number], ['heads', 'heads', number],
   ['opt', 'optimizer', (x) => x], ['lr', 'lr', number], ['seed', 'seed', number],
 ];
+// The stabilisers, probed only when set (empty is off; LeCun is the default init).
+const PROBED_SET = [
+  ['cap', 'softcap', capNumber, (x) => (x ?? '') !== ''], ['clip', 'qkClip', capNumber, (x) => (x ?? '') !== ''],
+  ['init', 'init', (x) => x, (x) => x !== undefined && x !== FIXED.init],
+];
 
 // The core names the bad argument of a whole configuration (TrainSession.errorArgument()); this maps it to a control.
 const ARG_FIELD = {
   task: 'task', dk: 'dk', heads: 'heads', 'heads*dk': 'dk', 'batch*positions*heads*dk': 'dk',
   'd_model*heads*dk': 'dk', optimizer: 'opt', lr: 'lr', seed: 'seed', divisor: 'div',
+  softcap: 'cap', qk_clip: 'clip', init: 'init',
 };
 
 /** The field a verdict on a whole configuration goes next to ('form': under the buttons). */
@@ -57,6 +63,7 @@ export function checkValues(v) {
   const auto = v.lr.toLowerCase() === 'auto';
   const probes = PROBED.filter(([f]) => !msgs[f] && !(f === 'lr' && auto))
     .map(([f, option, conv]) => [f, { ...PROBE, [option]: conv(v[f]) }]);
+  for (const [f, option, conv, set] of PROBED_SET) if (set(v[f])) probes.push([f, { ...PROBE, [option]: conv(v[f]) }]);
   if (!msgs.div) for (const c of custom) probes.push(['div', { ...PROBE, divisor: c }]);
   return { msgs, steps, presets, custom, auto, probes };
 }
@@ -80,8 +87,45 @@ export function planOf(v, { steps, presets, custom, auto }, lr) {
   return {
     values: { ...v }, steps, lr, auto,
     divisors: divisorOptions(presets, custom),
-    config: { task: v.task, dk: number(v.dk), heads: number(v.heads), optimizer: v.opt, lr, steps, seed: number(v.seed), ...FIXED },
+    config: {
+      task: v.task, dk: number(v.dk), heads: number(v.heads), optimizer: v.opt, lr, steps, seed: number(v.seed), ...FIXED,
+      init: v.init ?? FIXED.init, softcap: capNumber(v.cap), qkClip: capNumber(v.clip),
+    },
   };
+}
+
+/** A preset's divisor as the form's text: the core's number, exactly (String() reads back to the same double). */
+export const presetDivisorText = (p) => String(p.divisor);
+
+/**
+ * The form's values with preset p applied: its d_k, its divisor added to the
+ * comparison (a checkbox when it is 1 or 2, else the other divisors' text,
+ * replacing what was there), its soft-cap (none: empty) and its init; the
+ * QK-clip, optimiser, rate and the rest stay.
+ */
+export function presetValues(p, v) {
+  const { presets, custom } = splitDivisors(v.div);
+  const text = presetDivisorText(p);
+  const box = [...splitDivisors(text).presets][0];
+  const div = box ? [...presets, box, ...custom] : [...presets, text];
+  return {
+    ...v, dk: String(p.dk), div: [...new Set(div)].join(','), cap: p.softcap > 0 ? String(p.softcap) : '',
+    init: p.init || FIXED.init,
+  };
+}
+
+/** Whether the form's values hold preset p: its d_k, its divisor among the compared, its soft-cap and init. */
+export function holdsPreset(p, v) {
+  const { presets, custom } = splitDivisors(v.div);
+  const values = [...presets].map(Number).filter(Number.isFinite).concat(custom.map(number));
+  return number(v.dk) === p.dk && values.includes(p.divisor) && capNumber(v.cap) === (p.softcap ?? 0) &&
+    (v.init ?? FIXED.init) === (p.init || FIXED.init);
+}
+
+/** The preset the form shows: `current` while the values hold it, else the first they hold, else ''. */
+export function shownPreset(presets, v, current = '') {
+  const held = presets.filter((p) => holdsPreset(p, v));
+  return held.some((p) => p.name === current) ? current : held[0]?.name ?? '';
 }
 
 /**
@@ -163,7 +207,13 @@ export function createForm({ pool, extras = [] }) {
     lr: textField('lr', { hint: true }),
     steps: textField('steps', { inputmode: 'numeric' }),
     seed: textField('seed', { inputmode: 'numeric' }),
+    cap: textField('cap', { hint: true }),
+    clip: textField('clip', { hint: true }),
+    init: selectField('init', INITS),
   };
+  // Real models' settings (the core's presets, which arrive with the worker): a
+  // select that fills the fields, not a value of its own (not in the address).
+  const preset = selectField('preset', ['']);
   const dkList = h('datalist', { id: 'lab-dk-list' }, [16, 32, 64, 128, 256, 512, 1024].map((v) => h('option', { value: v })));
 
   // Divisors: a checkbox per preset and a text field for other numbers.
@@ -194,6 +244,7 @@ export function createForm({ pool, extras = [] }) {
     h('div', { class: 'controls lab-controls' },
       F.task.wrap, F.dk.wrap, F.heads.wrap, F.opt.wrap, F.lr.wrap, F.steps.wrap, F.seed.wrap, dkList),
     h('div', { class: 'controls' }, divFieldset),
+    h('div', { class: 'controls lab-stab-controls' }, preset.wrap, F.cap.wrap, F.clip.wrap, F.init.wrap),
     fixedNote, buttons, formMsg, ...after);
 
   function values() {
@@ -203,6 +254,7 @@ export function createForm({ pool, extras = [] }) {
       task: F.task.input.value, dk: F.dk.input.value.trim(), heads: F.heads.input.value.trim(),
       div: [...presets, ...custom].join(','), opt: F.opt.input.value, lr: F.lr.input.value.trim(),
       steps: F.steps.input.value.trim(), seed: F.seed.input.value.trim(),
+      cap: F.cap.input.value.trim(), clip: F.clip.input.value.trim(), init: F.init.input.value,
     };
   }
 
@@ -210,19 +262,59 @@ export function createForm({ pool, extras = [] }) {
   // option, shown selected, so the core's message next to it names what the
   // reader sees; choosing another value removes it.
   function set(v) {
-    for (const key of ['task', 'opt']) {
-      const allowed = key === 'task' ? TASKS : OPTIMIZERS;
+    for (const key of ['task', 'opt', 'init']) {
+      if (v[key] === undefined) continue;
+      const allowed = key === 'task' ? TASKS : key === 'opt' ? OPTIMIZERS : INITS;
       if (!allowed.includes(v[key]))
         F[key].input.append(h('option', { value: v[key], text: v[key], dataset: { bad: '' } }));
       F[key].input.value = v[key];
     }
-    for (const key of ['dk', 'heads', 'lr', 'steps', 'seed']) F[key].input.value = v[key];
+    for (const key of ['dk', 'heads', 'lr', 'steps', 'seed', 'cap', 'clip']) if (v[key] !== undefined) F[key].input.value = v[key];
     const { presets, custom } = splitDivisors(v.div);
     for (const p of PRESETS) presetBoxes[p].input.checked = presets.has(p);
     customDiv.input.value = custom.join(', ');
+    showPreset();
   }
 
-  const writeUrl = () => writeState(FORM_PREFIX, values());
+  const writeUrl = () => writeState(FORM_PREFIX, formUrlValues(values()));
+
+  // ---- the Preset select ----
+  let presetList = [];  // the core's presets, once a worker has them
+  let capRange = null;  // [lo, hi] of the soft-cap and τ, the core's
+  function showPreset() {
+    preset.input.value = shownPreset(presetList, values(), preset.input.value);
+    renderPresetHint();
+  }
+  function renderPresetHint() {
+    const p = presetList.find((x) => x.name === preset.input.value);
+    preset.hint.textContent = p ? t('lab.f.presetSource', {
+      label: p.label, dk: int(p.dk), rule: p.rule, divisor: num(p.divisor, 6),
+      cap: p.softcap > 0 ? t('lab.f.presetCap', { cap: num(p.softcap, 6) }) : '',
+      init: p.init === 't5' ? t('lab.f.presetT5') : '', source: p.source,
+    }) : t('lab.f.presetHint');
+  }
+  /** The core's presets (the worker's 'presets' op): fills the select. */
+  function setPresets(list) {
+    presetList = list;
+    preset.input.replaceChildren(h('option', { value: '' }), ...list.map((p) => h('option', { value: p.name, text: p.label })));
+    relabelPresetNone();
+    showPreset();
+  }
+  function relabelPresetNone() {
+    preset.input.querySelector('option[value=""]').textContent = t('lab.f.presetNone');
+  }
+  /** The core's limits (the worker's 'limits' op): the soft-cap's and τ's range in their hints. */
+  function setLimits(L) {
+    capRange = [L.minCap, L.maxCap];
+    renderHints();
+  }
+  preset.input.addEventListener('change', () => {
+    const p = presetList.find((x) => x.name === preset.input.value);
+    if (p) set(presetValues(p, values()));
+    preset.input.value = p ? p.name : '';
+    renderPresetHint();
+    // The form's own listener (below) then writes the address and checks the values.
+  });
 
   let messages = {};  // field -> {key, params} or {core: {error, argument, kind, params}}
   function showMessages() {
@@ -237,6 +329,10 @@ export function createForm({ pool, extras = [] }) {
     F.dk.hint.textContent = t('lab.f.dkHint');
     F.task.hint.textContent = TASKS.includes(F.task.input.value) ? t(`lab.task.${F.task.input.value}`) : '';
     F.opt.hint.textContent = t('lab.f.optHint');
+    const range = capRange ? t('lab.f.capRange', { lo: num(capRange[0], 3), hi: num(capRange[1], 6) }) : '';
+    F.cap.hint.textContent = t('lab.f.capHint', { range });
+    F.clip.hint.textContent = t('lab.f.clipHint', { range });
+    F.init.hint.textContent = INITS.includes(F.init.input.value) ? t(`lab.initKind.hint.${F.init.input.value}`) : '';
     customDiv.hint.textContent = t('lab.f.divHint', { max: MAX_CUSTOM });
   }
 
@@ -274,6 +370,7 @@ export function createForm({ pool, extras = [] }) {
   function onChange(e) {
     if (e.target.tagName === 'SELECT')
       for (const o of e.target.querySelectorAll('option[data-bad]')) if (o.value !== e.target.value) o.remove();
+    if (e.target !== preset.input) showPreset();
     writeUrl();
     clearTimeout(timer);
     timer = setTimeout(validate, 250);
@@ -285,11 +382,14 @@ export function createForm({ pool, extras = [] }) {
     for (const [node, key] of texts) node.textContent = t(key);
     for (const v of TASKS) F.task.input.querySelector(`option[value="${v}"]`).textContent = t(`lab.task.name.${v}`);
     for (const v of OPTIMIZERS) F.opt.input.querySelector(`option[value="${v}"]`).textContent = t(`lab.opt.${v}`);
+    for (const v of INITS) F.init.input.querySelector(`option[value="${v}"]`).textContent = t(`lab.initKind.${v}`);
+    relabelPresetNone();
+    renderPresetHint();
     for (const p of PRESETS) presetBoxes[p].label.textContent = t(`lab.div.preset.${p}`);
-    fixedNote.textContent = t('lab.fixed', { ...FIXED, init: 'LeCun', cores: pool.max });
+    fixedNote.textContent = t('lab.fixed', { ...FIXED, cores: pool.max });
     renderHints();
     showMessages();
   }
 
-  return { el, values, set, writeUrl, validate, plan, relabel };
+  return { el, values, set, writeUrl, validate, plan, relabel, setPresets, setLimits };
 }

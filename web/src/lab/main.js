@@ -20,7 +20,7 @@ import { readState } from '../state.js';
 import { decimals, fixed, int } from '../format.js';
 import * as langSwitch from '../widgets/lang-switch.js';
 import './strings.js';
-import { SNAPSHOT_SAMPLES, FORM_PREFIX, FORM_STATE, OPTIMIZERS, divisorOptions, splitDivisors } from '../train/config.js';
+import { SNAPSHOT_SAMPLES, FORM_PREFIX, FORM_STATE, STAB_STATE, OPTIMIZERS, divisorOptions, splitDivisors } from '../train/config.js';
 import { Pool, CORES } from '../train/pool.js';
 import { createForm } from './form.js';
 import { Comparison } from '../train/comparison.js';
@@ -156,6 +156,7 @@ async function startComparison(clickAt) {
   page.cmp = cmp;
   page.cards = new RunCards(cmp, { onExport: exportRun });
   page.charts = createCharts(cmp.runs, {
+    heads: plan.config.heads,
     markText: (r) => ({
       text: t('lab.chart.diverged', { label: divisorLabel(r), step: int(r.diverged) }),
       name: t('lab.chart.divergedName', { label: divisorLabel(r), step: int(r.diverged) }),
@@ -398,7 +399,7 @@ resetButton.addEventListener('click', reset);
 applyDocument();
 // Bad values need no notice: each reaches the core, whose message shows by its control.
 const { values } = readState(FORM_PREFIX, FORM_STATE);
-form.set(values);
+form.set({ ...values, ...readState(FORM_PREFIX, STAB_STATE).values });
 const lang = langSwitch.mount(byId('lang-switch'));
 const sweep = mountSweep(sweepSection, { formValues: form.values });
 relabel();
@@ -416,7 +417,10 @@ pool.ensure(Math.min(COMPARE_WORKERS, Math.max(1, divisorOptions(...Object.value
     buildInfo = info;
     footer();
     form.validate();
+    // The Preset select's table is the core's (base/presets.h), as `attnlab presets` prints it.
+    pool.call('presets').then(form.setPresets, () => {});  // without it the select offers none
     pool.call('limits').then((L) => {
+      form.setLimits(L);
       page.band = [L.initBandLow, L.initBandHigh];
       if (page.cmp) renderInit(initTable, page.cmp, page.band);
     }, () => {});  // without the band the checkpoint shows its numbers unmarked

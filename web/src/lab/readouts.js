@@ -7,7 +7,7 @@ import { h } from '../dom.js';
 import { decimals, fixed, int, num } from '../format.js';
 import './strings.js';
 import { swatch } from './swatch.js';
-import { divisorLabel } from './run-cards.js';
+import { divisorLabel, stabilisersText } from './run-cards.js';
 
 const DATA_ROWS = 10;  // logged rows per run in the charts' data table
 const TABLE_COLS = ['step', 'loss', 'accuracy', 'grad_wq', 'grad_wk', 'attn_entropy', 'logit_max_abs'];
@@ -69,7 +69,8 @@ export function renderLegend(legend, charts, cmp) {
   legend.setAttribute('aria-label', t('lab.curves.legend'));
   legend.replaceChildren(...cmp.runs.map((r) => h('li', { class: `slot-${r.slot}` }, swatch(r), ' ',
     h('span', { text: divisorLabel(r) }), h('span', { class: 'visually-hidden', text: ` (${t(`lab.color.${r.slot}`)})` }))));
-  charts.setLabels((spec) => [t(`lab.chart.${spec.key}`), t('lab.chart.name', { title: t(`lab.chart.${spec.key}`), runs: names })]);
+  charts.setLabels((spec) => [t(`lab.chart.${spec.key}`),
+    t(spec.perHead ? 'lab.chart.nameHeads' : 'lab.chart.name', { title: t(`lab.chart.${spec.key}`), runs: names, heads: int(cmp.plan.config.heads) })]);
 }
 
 /** What the comparison shows, in words: each finished run against √d_k, and the time taken. */
@@ -79,15 +80,17 @@ export function renderSummary(el, cmp) {
   const lines = done.map((r) => {
     if (r.diverged) return t('lab.sum.diverged', { label: divisorLabel(r), step: int(r.diverged) });
     const acc = fixed(100 * r.eval.accuracy, 1);
-    if (!r.stepsTo90) return t('lab.sum.never', { label: divisorLabel(r), steps: int(cmp.plan.steps), acc });
+    const clips = cmp.plan.config.qkClip > 0 ? ' ' + t('lab.run.clips', { n: int(r.qkClips), steps: int(r.stepsDone) }) : '';
+    if (!r.stepsTo90) return t('lab.sum.never', { label: divisorLabel(r), steps: int(cmp.plan.steps), acc }) + clips;
     if (ref && ref !== r && ref.stepsTo90)
-      return t('lab.sum.reachedVs', { label: divisorLabel(r), step: int(r.stepsTo90), acc, ratio: decimals(r.stepsTo90 / ref.stepsTo90, 1) });
-    return t('lab.sum.reached', { label: divisorLabel(r), step: int(r.stepsTo90), acc });
+      return t('lab.sum.reachedVs', { label: divisorLabel(r), step: int(r.stepsTo90), acc, ratio: decimals(r.stepsTo90 / ref.stepsTo90, 1) }) + clips;
+    return t('lab.sum.reached', { label: divisorLabel(r), step: int(r.stepsTo90), acc }) + clips;
   });
   const c = cmp.plan.config;
   el.replaceChildren(
     h('h3', { text: t('lab.sum.heading') }),
     h('p', { text: t('lab.sum.setting', { dk: int(c.dk), heads: int(c.heads), opt: t(`lab.opt.${c.optimizer}`), lr: num(c.lr, 3), steps: int(c.steps), seed: c.seed }) }),
+    ...(stabilisersText(c) ? [h('p', { class: 'lab-sum-stab', text: t('lab.sum.stab', { what: stabilisersText(c) }) })] : []),
     h('ul', {}, lines.map((line) => h('li', { text: line }))),
     ...(cmp.totalMs === null ? [h('p', { class: 'hint', text: t('lab.sum.partial') })] : [
       h('p', { class: 'lab-sum-time', text: t('lab.sum.time', {

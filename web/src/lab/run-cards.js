@@ -22,6 +22,15 @@ export function divisorLabel(run) {
   }
 }
 
+/** The stabilisers every run of a plan's config has, in words ('' when none). */
+export function stabilisersText(c) {
+  const parts = [];
+  if (c.softcap > 0) parts.push(t('lab.stab.cap', { cap: num(c.softcap, 6) }));
+  if (c.qkClip > 0) parts.push(t('lab.stab.clip', { tau: num(c.qkClip, 6) }));
+  if (c.init === 't5') parts.push(t('lab.stab.t5'));
+  return parts.join(t('lab.stab.sep'));
+}
+
 function buildCard(run, steps, onExport) {
   const id = `lab-run-${run.index}`;
   const heat = createHeatmap(`${id}-heatmap`);
@@ -31,6 +40,7 @@ function buildCard(run, steps, onExport) {
     bar: h('progress', { id: `${id}-progress`, max: steps, value: 0 }),
     barLabel: h('label', { for: `${id}-progress` }),
     stepText: h('span', { class: 'lab-run-step' }),
+    stab: h('p', { class: 'lab-run-stab', hidden: true }),
     readout: h('p', { class: 'readout' }),
     result: h('p', { class: 'lab-run-result' }),
     error: h('p', { class: 'msg', role: 'alert' }),
@@ -44,7 +54,7 @@ function buildCard(run, steps, onExport) {
   c.el = h('article', {
     class: `lab-run slot-${run.slot}`, id, 'aria-labelledby': c.title.id, dataset: { option: run.option, state: 'running' },
   },
-  c.title, h('p', { class: 'lab-run-bar' }, c.barLabel, c.bar, c.stepText), c.readout, c.result, c.error,
+  c.title, c.stab, h('p', { class: 'lab-run-bar' }, c.barLabel, c.bar, c.stepText), c.readout, c.result, c.error,
   h('figure', { class: 'lab-heat' }, heat.el, c.heatCaption), c.heatDetails,
   h('div', { class: 'lab-run-export' }, c.csv, c.json, c.npz, c.exportStatus));
   for (const kind of ['csv', 'json', 'npz']) c[kind].addEventListener('click', () => onExport(run, kind, c.exportStatus));
@@ -83,6 +93,12 @@ export class RunCards {
     const pace = this.cmp.paceOf(run);
     c.stepText.textContent = t('lab.run.step', { done: int(run.stepsDone), total: int(steps) }) +
       (pace ? ' · ' + t('lab.run.pace', { rate: int(Math.round(pace.rate)), left: int(Math.ceil(pace.left)) }) : '');
+    // Soft-capped, clipped or T5-initialised: said on every card, with the clip's count once the run ends.
+    const stab = stabilisersText(this.cmp.plan.config);
+    c.stab.hidden = !stab;
+    c.stab.textContent = stab ? t('lab.run.stab', { what: stab }) +
+      (this.cmp.plan.config.qkClip > 0 && run.finished ? ' ' + t('lab.run.clips', { n: int(run.qkClips), steps: int(run.stepsDone) }) : '') : '';
+    if (run.finished) c.el.dataset.qkClips = String(run.qkClips);
     const L = run.latest;
     if (run.diverged) {
       c.readout.textContent = t('lab.run.divergedReadout', { step: int(run.stepsDone) });

@@ -96,7 +96,9 @@ export function mountSweep(section, { formValues }) {
     const dks = G.dk.checked().map(Number), divs = G.div.checked(), opts = G.opt.checked();
     if (!dks.length || !divs.length || !opts.length) return (msg.textContent = t('lab.sw.err.empty'));
     writeUrl();
-    const v = formValues();
+    // Task, heads and seed from the setup (as its note says); not its soft-cap,
+    // QK-clip or init: the sweep's cells and prose are about the divisors alone.
+    const v = { ...formValues(), cap: '', clip: '', init: FIXED.init };
     status.dataset.state = 'checking';
     try {
       await pool.ensure(1);

@@ -38,7 +38,7 @@ export class Comparison {
     this.listeners = new Set();
     this.runs = plan.divisors.map((d, index) => ({
       ...d, index, runId: 0, worker: 0, columns: null, data: { step: [] }, init: null, divisorValue: 0, maps: [],
-      stepsDone: 0, latest: null, finished: false, failed: null, eval: null, stepsTo90: 0, diverged: 0, busyMs: 0,
+      stepsDone: 0, latest: null, finished: false, failed: null, eval: null, stepsTo90: 0, diverged: 0, qkClips: 0, busyMs: 0,
       pace: [],  // [time, stepsDone] of the last few seconds: the run's rate as the reader waits for it
     }));
     this.stopped = false;
@@ -108,6 +108,7 @@ export class Comparison {
         run.eval = m.eval;
         run.stepsTo90 = m.stepsTo90;
         run.diverged = m.diverged ?? 0;  // the step it diverged at (eval is null then), else 0
+        run.qkClips = m.qkClips ?? 0;    // steps at which QK-clip rescaled a head
         run.busyMs = m.busyMs;
         this.emit('done', { run });
         this.ended(run);

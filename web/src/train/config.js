@@ -26,9 +26,20 @@ export const FORM_STATE = {
   task: text('recall'), dk: text('256'), heads: text('2'), div: text('sqrt,2,1'), opt: text('adam'),
   lr: text('auto'), steps: text('1500'), seed: text('0'),
 };
+// The stabilisers, shared by every run, under bare keys too (cap=50&clip=100&init=t5),
+// read apart from FORM_STATE (whose values links have always read to): absent
+// from the address while off (empty) or the default, so links from before
+// them read as they did.
+export const STAB_STATE = { cap: text(''), clip: text(''), init: text('lecun') };
+/** The form's values as the address holds them: the stabilisers left out while off. */
+export function formUrlValues(v) {
+  return { ...v, cap: v.cap || null, clip: v.clip || null, init: v.init === 'lecun' ? null : v.init };
+}
 export const FORM_PREFIX = '';
 export const TASKS = ['recall', 'copy'];
 export const OPTIMIZERS = ['adam', 'sgd'];
+// Initialisations offered: the lab's LeCun, and T5's (W_Q with variance 1/(d_model·d_k)).
+export const INITS = ['lecun', 't5'];
 
 // Divisors offered as checkboxes, in the order runs are listed. `slot` picks
 // the colour (lab.css: .slot-sqrt ...) and the dash pattern below; the colours
@@ -98,9 +109,15 @@ export function divisorOptions(presets, custom) {
 /** A number from a text field: NaN for text that is not one in the core's grammar (the core then names the field). */
 export const number = numberText;
 
+/** A soft-cap or QK-clip text: empty (or absent) is 0, off; else the number (NaN when not one). */
+export function capNumber(text) {
+  return text === undefined || String(text).trim() === '' ? 0 : numberText(String(text).trim());
+}
+
 /**
  * TrainOptions for the core: texts become numbers (NaN when not numbers, which
- * the core rejects with its own message), `lr` is the resolved number.
+ * the core rejects with its own message), `lr` is the resolved number. The
+ * soft-cap (cap), QK-clip τ (clip) and init apply to every run alike.
  */
 export function trainOptions(values, divisor, lr) {
   return {
@@ -112,6 +129,9 @@ export function trainOptions(values, divisor, lr) {
     optimizer: values.opt,
     lr,
     seed: wholeText(values.seed),
+    init: values.init ?? FIXED.init,
+    softcap: capNumber(values.cap),
+    qkClip: capNumber(values.clip),
   };
 }
 

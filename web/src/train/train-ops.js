@@ -13,15 +13,17 @@
 //   init(build) -> {simd, kernel}     load the core ('auto' | 'simd' | 'scalar'), then warm it up
 //   validate([options]) -> [{error, argument, kind, params}]  the core's verdict on each options object
 //   referenceLr(opt, dk, dModel) -> {error, argument, kind, params, lr}
-//   limits() -> {maxDk, maxHeads, maxStepsPerCall, maxSeed, initBandLow, initBandHigh}   the core's trainLimits()
+//   limits() -> {maxDk, maxHeads, maxStepsPerCall, maxSeed, initBandLow, initBandHigh, minCap, maxCap}   the core's trainLimits()
+//   presets() -> [{name, label, dk, divisor, softcap, rule, init, source}]   the core's presets, as attnlab presets prints them
 //   qk(runId, samples) -> {step, samples, heads, seq, dk, q, k, logits}
 //   start({runId, options, steps, mapEvery, evalSamples, keep}), pause(runId), resume(runId), drop(runId)
 // Events, each with its runId:
 //   configured {init, columns, divisorValue, map}
 //   rows {rows: Float64Array, latest: Float64Array, stepsDone, busyMs, map?}
 //   paused {stepsDone}          (after the last batch: every earlier row has been posted)
-//   done {eval, stepsTo90, busyMs, diverged}   diverged: the step the run diverged at (then it stops
-//                               there and eval is null: its weights are no longer finite), else 0
+//   done {eval, stepsTo90, busyMs, diverged, qkClips}   diverged: the step the run diverged at (then it stops
+//                               there and eval is null: its weights are no longer finite), else 0;
+//                               qkClips: the steps at which QK-clip rescaled a head
 //   failed {error, argument, kind, params}
 // A map is {step, weights: Float32Array [examples x heads x seq], labels: Int32Array, shape}.
 // Typed arrays are copied out of wasm memory (the core's views die at the
@@ -33,14 +35,21 @@ import {
   requireBoolean, requireNumber, requireObject, requireOptions, requireString, typeError,
 } from '../core/arg-types.js';
 
-// TrainSession.configure()'s options (cpp/wasm/train_bindings.cpp TrainOptions):
+// TrainSession.configure()'s options (cpp/wasm/train_bindings.cpp configure):
 // every field, of its type, checked before Embind converts them (a number
 // where a string belongs threw half-way and leaked the struct and its strings).
 const TRAIN_OPTIONS = {
   task: 'string', dk: 'number', heads: 'number', dModel: 'number', dv: 'number', divisor: 'string',
   optimizer: 'string', lr: 'number', init: 'string', batch: 'number', seed: 'number', logEvery: 'number',
 };
-const trainOptionsOf = (o) => requireOptions('options', o, TRAIN_OPTIONS);
+// The stabilisers, optional (callers from before them leave them out): 0 is off.
+const STABILISERS = ['softcap', 'qkClip'];
+function trainOptionsOf(o) {
+  const out = requireOptions('options', o, TRAIN_OPTIONS);
+  for (const field of STABILISERS)
+    out[field] = o[field] === undefined ? 0 : requireNumber(field, o[field]);
+  return out;
+}
 
 /** A whole number of at least 1 that only this file uses (the core never sees it). */
 function requireCount(name, x) {
@@ -154,7 +163,7 @@ export function createTrainOps(emit, options = {}) {
     r.finished = true;
     if (diverged) {
       // No evaluation: the weights are no longer finite, so it would only say NaN.
-      emit('done', { runId: r.id, stepsTo90: r.s.stepsTo90(), busyMs: r.busyMs, eval: null, diverged });
+      emit('done', { runId: r.id, stepsTo90: r.s.stepsTo90(), busyMs: r.busyMs, eval: null, diverged, qkClips: r.s.qkClips() });
       if (!r.keep) drop(r.id);
       return;
     }
@@ -162,7 +171,7 @@ export function createTrainOps(emit, options = {}) {
     const ev = r.s.evaluate(r.evalSamples);
     r.busyMs += performance.now() - t0;
     if (ev.error) return fail(r, ev);
-    emit('done', { runId: r.id, stepsTo90: r.s.stepsTo90(), busyMs: r.busyMs, eval: ev.eval, diverged: 0 });
+    emit('done', { runId: r.id, stepsTo90: r.s.stepsTo90(), busyMs: r.busyMs, eval: ev.eval, diverged: 0, qkClips: r.s.qkClips() });
     if (!r.keep) drop(r.id);
   }
 
@@ -258,7 +267,13 @@ export function createTrainOps(emit, options = {}) {
     async limits() {
       await core();
       const { maxDk, maxHeads, maxStepsPerCall, maxSeed, initBandLow, initBandHigh } = M.trainLimits();
-      return { maxDk, maxHeads, maxStepsPerCall, maxSeed, initBandLow, initBandHigh };
+      const { lo: minCap, hi: maxCap } = M.trainCapRange();  // the soft-cap's and τ's range
+      return { maxDk, maxHeads, maxStepsPerCall, maxSeed, initBandLow, initBandHigh, minCap, maxCap };
+    },
+    // Real models' d_k, divisor, soft-cap and init (base/presets.h), for the form's Preset select.
+    async presets() {
+      await core();
+      return M.trainPresets();
     },
     // q and k of a fixed batch of the run, as it is now (before QK-LayerNorm), and its logits.
     async qk(runId, samples) {

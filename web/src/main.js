@@ -26,13 +26,15 @@ const widgets = [
   hero.mount(byId('hero'), client),
 ];
 onLangChange(() => widgets.forEach((w) => w.relabel()));
-// Sections 1-5's figures, one task each (stagger.js).
+// Sections 1-5's figures, one task each (stagger.js). The seed's table comes
+// last: its numbers, the core's answer after it is defined, then mean every
+// widget is there (a reader or a test waiting for them finds the others too).
 loadInTurn([
   () => import('./widgets/attn-chain.js'),
   () => import('./widgets/attn-variance.js'),
   () => import('./widgets/attn-proof.js'),
-  () => import('./widgets/attn-softmax-table.js'),
   () => import('./widgets/attn-saturation.js'),
+  () => import('./widgets/attn-softmax-table.js'),
 ]).then(() => {
   // A shared link to the saturation explorer's view against n (sat.x=n) opens
   // it: the page's work, so an embedded widget's first load carries none of it.

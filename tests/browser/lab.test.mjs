@@ -659,6 +659,33 @@ test('a diverging run: marked on the curves at its step, said in its card and th
     await page.close();
   });
 
+// Start pressed before the core has loaded: the page's own first check (once
+// the core is ready) used to supersede Start's, which then read as "invalid"
+// with no message anywhere and nothing ran. The core is held back here so the
+// click lands first, for the header's Start and the form's.
+test('Start pressed before the core has loaded runs the comparison', { timeout: TIMEOUT }, async () => {
+  for (const button of ['#lab-quick-start', '#lab-start']) {
+    const page = await browser.context.newPage();
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route(/\.wasm$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${server.origin}/lab.html?lang=en&dk=16&heads=1&opt=sgd&lr=0.05&steps=20&div=sqrt,1&seed=0`);
+    await page.locator(button).waitFor();
+    assert.doesNotMatch(await page.textContent('#lab-footer'), /Every number/, 'the core has not loaded yet');
+    await page.click(button);
+    assert.equal(await state(page), 'checking');
+    release();
+    await waitState(page, 'done', 120_000);
+    assert.deepEqual(await page.$$eval('.lab-run', (els) => els.map((e) => e.dataset.state)), ['done', 'done'], button);
+    assert.equal(await page.locator('[aria-invalid="true"]').count(), 0, `${button}: no field marked wrong`);
+    await page.close();
+  }
+  assert.deepEqual(browser.problems, []);
+});
+
 test('a healthy comparison has no divergence mark', { timeout: TIMEOUT }, async () => {
   const page = await open('lang=en&dk=16&heads=1&opt=sgd&lr=0.05&steps=60&div=sqrt,1&seed=0');
   await page.click('#lab-start');

@@ -349,7 +349,10 @@ export function createForm({ pool, extras = [] }) {
       return pool.call(op, args);
     };
     const { msgs, plan, autoLr } = await validateValues(v, ask);
-    if (mine !== ticket) return null;
+    // A newer check (a later edit, or the page's own first check once the
+    // core is ready) shows its messages instead; this one's plan still holds
+    // for the values it checked, which Start asked for.
+    if (mine !== ticket) return plan;
     messages = msgs;
     lrHint = autoLr !== null
       ? { key: 'lab.f.lrHintAuto', params: { lr: num(autoLr, 3), opt: t(`lab.opt.${v.opt}`), dk: v.dk } }

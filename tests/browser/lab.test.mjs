@@ -480,6 +480,127 @@ test('the sweep over learning rates: a rate column, loss, largest logit and entr
   await page.close();
 });
 
+// A sweep cell's run in Node's core: its last logged row, its held-out evaluation and QK-clip's count.
+function replayCell(options, steps) {
+  const s = new core.TrainSession();
+  assert.equal(s.configure(options).error, '');
+  assert.equal(s.step(steps).error, '');
+  const cols = JSON.parse(s.columnsJson());
+  const flat = s.metrics(0).slice();
+  const last = Array.from(flat.subarray(flat.length - cols.length));
+  const ev = s.evaluate(512);
+  assert.equal(ev.error, '');
+  const out = { entropy: last[cols.indexOf('attn_entropy')], logit: last[cols.indexOf('logit_max_abs')],
+    loss: ev.eval.loss, acc: ev.eval.accuracy, qkClips: s.qkClips() };
+  s.delete();
+  return out;
+}
+
+test('the sweep with stabilisers: the setup\'s soft-cap in every cell, stabiliser series beside the divisors, each cell the core\'s numbers, CSV and JSON with the settings', { timeout: TIMEOUT }, async (t) => {
+  // The setup soft-caps at 5; the series: √dₖ and 1, √dₖ + soft-cap 2 (its own cap), √dₖ + QK-clip 3 (and the setup's cap), T5's 1 + T5 init.
+  const page = await open('lang=en&cap=5&sw.dk=16&sw.div=sqrt,1&sw.opt=adam&sw.steps=20&sw.lr=1e-3,0.03&sw.stab=cap,clip,t5&sw.cap=2&sw.clip=3');
+  assert.equal(await page.inputValue('#lab-sw-cap'), '2');
+  assert.equal(await page.inputValue('#lab-sw-clip'), '3');
+  assert.ok(await page.isChecked('#lab-sw-stab-t5'));
+  await page.click('#lab-sw-start');
+  await page.waitForFunction(() => document.getElementById('lab-sw-status').dataset.state === 'done', null, { timeout: 300_000 });
+  const cells = await page.$$eval('#lab-sw-table td[data-series]', (tds) => tds.map((td) => ({ ...td.dataset, text: td.textContent })));
+  assert.equal(cells.length, 10);
+  const want = {
+    sqrt: { divisor: 'sqrt', softcap: 5 }, 1: { divisor: '1', softcap: 5 }, 'stab-cap': { divisor: 'sqrt', softcap: 2 },
+    'stab-clip': { divisor: 'sqrt', softcap: 5, qkClip: 3 }, 'stab-t5': { divisor: '1', softcap: 5, init: 't5' },
+  };
+  assert.deepEqual(cells.map((c) => `${c.lr}/${c.series}`),
+    ['0.001/sqrt', '0.001/1', '0.001/stab-cap', '0.001/stab-clip', '0.001/stab-t5', '0.03/sqrt', '0.03/1', '0.03/stab-cap', '0.03/stab-clip', '0.03/stab-t5']);
+  const base = { task: 'recall', dk: 16, heads: 2, dModel: 64, dv: 32, optimizer: 'adam', init: 'lecun', batch: 64, seed: 0, logEvery: 5, softcap: 0, qkClip: 0 };
+  for (const c of cells) {
+    assert.equal(c.state, 'done', `${c.lr}/${c.series}`);
+    assert.equal(c.div, want[c.series].divisor);
+    // Every number of the cell is the core's for the cell's options, replayed in Node.
+    const ref = replayCell({ ...base, ...want[c.series], lr: Number(c.lr) }, 20);
+    for (const k of ['entropy', 'logit', 'loss']) assert.equal(Number(c[k]), ref[k], `${c.lr}/${c.series} ${k}`);
+    assert.equal(Number(c.acc), ref.acc, `${c.lr}/${c.series} acc`);
+    if (c.series === 'stab-clip') assert.equal(Number(c.qkClips), ref.qkClips);
+  }
+  // The setup's cap reached the cells: an uncapped √dₖ run gives other numbers (what the sweep showed before).
+  const sqrtCell = cells.find((c) => c.series === 'sqrt' && c.lr === '0.03');
+  assert.notEqual(Number(sqrtCell.entropy), replayCell({ ...base, divisor: 'sqrt', lr: 0.03 }, 20).entropy);
+  assert.deepEqual(await page.$$eval('#lab-sw-table thead th', (th) => th.map((x) => x.textContent.trim())),
+    ['Optimiser', 'dₖ', 'Learning rate', '√dₖ', '1 (no scaling)', '√dₖ + soft-cap 2', '√dₖ + QK-clip τ = 3', '1 + T5 init']);
+  const caption = await page.textContent('#lab-sw-table caption');
+  t.diagnostic(caption);
+  assert.match(caption, /Stabilisers from the setup, in every cell unless its series sets its own: soft-cap 5, no QK-clip, LeCun initialisation\.$/);
+  assert.equal(await page.$$eval('#lab-sw-charts .lab-lr-key', (k) => k.length), 5, 'one line per series');
+  assert.equal(await page.$$eval('#lab-sw-charts .lab-lr-line', (k) => k.length), 5);
+  const prose = await page.textContent('#lab-sw-prose');
+  t.diagnostic(prose);
+  assert.match(prose, /√dₖ \+ soft-cap 2 had its lowest loss/);
+  assert.match(prose, /own: soft-cap 5, no QK-clip, LeCun initialisation\./);
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('sw.stab'), 'cap,clip,t5');
+  // The exports: a row per cell in the CLI's order, each with its own settings.
+  const csv = await downloadOf(page, '#lab-sw-csv');
+  assert.match(csv.name, /^attnlab-sweep-recall-h2-seed0-steps20-cap5\.csv$/);
+  const [head, ...lines] = csv.bytes.toString().trimEnd().split('\n');
+  const cols = head.split(',');
+  assert.deepEqual(cols.slice(0, 6), ['task', 'dk', 'heads', 'divisor', 'series', 'optimizer']);
+  assert.equal(lines.length, 10);
+  const rows = lines.map((l) => Object.fromEntries(l.split(',').map((x, i) => [cols[i], x])));
+  assert.deepEqual(rows.map((r) => `${r.series}/${r.lr}`),
+    ['sqrt/0.001', 'sqrt/0.03', '1/0.001', '1/0.03', 'stab-cap/0.001', 'stab-cap/0.03', 'stab-clip/0.001', 'stab-clip/0.03', 'stab-t5/0.001', 'stab-t5/0.03']);
+  for (const r of rows) {
+    const w = want[r.series];
+    assert.equal(r.softcap, String(w.softcap));
+    assert.equal(r.qk_clip, w.qkClip ? String(w.qkClip) : '');
+    assert.equal(r.init, w.init ?? 'lecun');
+    const c = cells.find((x) => x.series === r.series && x.lr === r.lr);
+    assert.equal(r.final_loss, c.loss);
+    assert.equal(r.attn_entropy_last, c.entropy);
+  }
+  const json = JSON.parse((await downloadOf(page, '#lab-sw-json')).bytes.toString());
+  assert.deepEqual(json.settings, { steps: 20, eval_samples: 512, rates: [0.001, 0.03], init: 'lecun', softcap: 5, qk_clip: null });
+  assert.deepEqual(json.series.map((s) => [s.key, s.divisor, s.stabiliser, s.value]),
+    [['sqrt', 'sqrt', null, null], ['1', '1', null, null], ['stab-cap', 'sqrt', 'cap', 2], ['stab-clip', 'sqrt', 'clip', 3], ['stab-t5', '1', 't5', null]]);
+  assert.equal(json.rows.length, 10);
+  assert.equal(json.rows[0].final_loss, Number(cells[0].loss));
+
+  // Bad stabiliser values: a message next to the field, in the reader's language, and nothing runs.
+  const bad = [['#lab-sw-cap', '0', /^Give the series a soft-cap: a number from 0\.001 to /], ['#lab-sw-cap', '', /^Give the series a soft-cap/],
+    ['#lab-sw-cap', '-1', readerSentence({ softcap: -1 })], ['#lab-sw-cap', 'big', readerSentence({ softcap: NaN })],
+    ['#lab-sw-cap', '20000', readerSentence({ softcap: 20000 })], ['#lab-sw-clip', '0', /^Give the series a QK-clip τ: a number from 0\.001 to /],
+    ['#lab-sw-clip', '-1', readerSentence({ qkClip: -1 })], ['#lab-sw-clip', '1e-9', readerSentence({ qkClip: 1e-9 })]];
+  for (const [sel, value, w] of bad) {
+    const good = await page.inputValue(sel);
+    await page.fill(sel, value);
+    await page.click('#lab-sw-start');
+    await page.waitForFunction((id) => document.getElementById(id).textContent, `${sel.slice(1)}-msg`);
+    const text = await page.textContent(`${sel}-msg`);
+    t.diagnostic(`${sel} = ${JSON.stringify(value)}: ${text}`);
+    if (w instanceof RegExp) assert.match(text, w);
+    else assert.equal(text, w);
+    assert.equal(await page.getAttribute(sel, 'aria-invalid'), 'true');
+    assert.equal(await page.getAttribute('#lab-sw-status', 'data-state'), 'invalid');
+    assert.ok(await page.$$eval('#lab-sw-table td[data-series]', (tds) => tds.every((td) => td.dataset.state === 'done')), 'nothing ran');
+    await page.fill(sel, good);
+  }
+  // The setup's own bad soft-cap: the core's sentence, and no sweep.
+  await page.fill('#lab-cap', '-3');
+  await page.click('#lab-sw-start');
+  await page.waitForFunction(() => document.getElementById('lab-sw-msg').textContent);
+  assert.equal(await page.textContent('#lab-sw-msg'), `The setup above is not valid: ${readerSentence({ softcap: -3 })}`);
+  await page.fill('#lab-cap', '5');
+  await page.selectOption('#lang-select', 'zh');
+  await page.fill('#lab-sw-cap', '0');
+  await page.click('#lab-sw-start');
+  await page.waitForFunction(() => /^请为该系列填写软上限：0\.001 到 /.test(document.getElementById('lab-sw-cap-msg').textContent));
+  await page.fill('#lab-sw-cap', '2');
+  await page.fill('#lab-sw-clip', '-1');
+  await page.click('#lab-sw-start');
+  await page.waitForFunction((w) => document.getElementById('lab-sw-clip-msg').textContent === w, readerSentence({ qkClip: -1 }, 'zh'));
+  assert.deepEqual(browser.problems, []);
+  await page.close();
+});
+
 test('both languages; a 320 px screen has no sideways scroll; dark scheme', { timeout: TIMEOUT }, async () => {
   const page = await open('lang=en&dk=16&steps=20&div=sqrt,1', { viewport: { width: 320, height: 800 } });
   await page.selectOption('#lang-select', 'zh');

@@ -601,6 +601,29 @@ test('the sweep with stabilisers: the setup\'s soft-cap in every cell, stabilise
   await page.close();
 });
 
+test('the sweep takes the setup\'s QK-clip and T5 init too, with and without a rate list; the core\'s numbers per cell', { timeout: TIMEOUT }, async (t) => {
+  const base = { task: 'recall', dk: 16, heads: 2, dModel: 64, dv: 32, optimizer: 'adam', batch: 64, seed: 0, logEvery: 5, softcap: 0 };
+  for (const [query, lr] of [['&sw.lr=0.05', 0.05], ['', core.trainReferenceLr('adam', 16, 64).lr]]) {
+    const page = await open(`lang=en&clip=2&init=t5&sw.dk=16&sw.div=1,qknorm&sw.opt=adam&sw.steps=20${query}`);
+    await page.click('#lab-sw-start');
+    await page.waitForFunction(() => document.getElementById('lab-sw-status').dataset.state === 'done', null, { timeout: 300_000 });
+    const cells = await page.$$eval('#lab-sw-table td[data-series]', (tds) => tds.map((td) => ({ ...td.dataset })));
+    assert.deepEqual(cells.map((c) => c.series), ['1', 'qknorm']);
+    for (const c of cells) {
+      const ref = replayCell({ ...base, divisor: c.div, lr, init: 't5', qkClip: 2 }, 20);
+      assert.equal(Number(c.acc), ref.acc, `${c.series} acc`);
+      assert.equal(Number(c.qkClips), ref.qkClips, `${c.series} clips`);
+      if (query) for (const k of ['entropy', 'logit', 'loss']) assert.equal(Number(c[k]), ref[k], `${c.series} ${k}`);
+    }
+    assert.match(await page.textContent('#lab-sw-table caption'), /own: no soft-cap, QK-clip τ = 2, T5 initialisation\.$/);
+    const json = JSON.parse((await downloadOf(page, '#lab-sw-json')).bytes.toString());
+    assert.deepEqual([json.settings.init, json.settings.softcap, json.settings.qk_clip], ['t5', null, 2]);
+    assert.deepEqual(json.rows.map((r) => [r.init, r.qk_clip, r.lr]), [['t5', 2, lr], ['t5', 2, lr]]);
+    assert.deepEqual(browser.problems, []);
+    await page.close();
+  }
+});
+
 test('both languages; a 320 px screen has no sideways scroll; dark scheme', { timeout: TIMEOUT }, async () => {
   const page = await open('lang=en&dk=16&steps=20&div=sqrt,1', { viewport: { width: 320, height: 800 } });
   await page.selectOption('#lang-select', 'zh');

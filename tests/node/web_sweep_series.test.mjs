@@ -21,6 +21,9 @@ test('series: the divisors, then the stabiliser series checked, in a fixed order
   assert.deepEqual(s.map((x) => [x.key, x.div, x.stab]),
     [['sqrt', 'sqrt', null], ['1', '1', null], ['qknorm', 'qknorm', null], ['stab-cap', 'sqrt', 'cap'], ['stab-t5', '1', 't5']]);
   assert.equal(new Set(s.map((x) => x.slot)).size, s.length);
+  // Every series of the widest sweep has its own dash, so lines differ without colour too.
+  const all = sweepSeries(['sqrt', '2', '1', 'dk', 'qknorm'], ['cap', 'clip', 't5'], { cap: 50, clip: 100 });
+  assert.equal(new Set(all.map((x) => JSON.stringify(x.dash))).size, 8);
   assert.deepEqual(sweepSeries([], ['clip'], { clip: 7 }).map((x) => [x.key, x.value, x.over]), [['stab-clip', 7, { qkClip: 7 }]]);
   assert.deepEqual(sweepSeries(['2'], [], {}).map((x) => x.key), ['2']);
 });

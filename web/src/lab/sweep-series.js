@@ -7,11 +7,12 @@
 import { divisorStyle } from '../train/config.js';
 
 // key: its place in sw.stab; div: the divisor it trains with; field: the value
-// the reader types (sw.cap, sw.clip) and the TrainOptions member it sets.
+// the reader types (sw.cap, sw.clip) and the TrainOptions member it sets;
+// dash: a pattern no divisor has (the soft-cap's colour is near divisor 1's).
 export const STAB_SERIES = [
-  { key: 'cap', div: 'sqrt', field: 'softcap', def: '50' },
-  { key: 'clip', div: 'sqrt', field: 'qkClip', def: '100' },
-  { key: 't5', div: '1', field: null },
+  { key: 'cap', div: 'sqrt', field: 'softcap', def: '50', dash: [12, 3] },
+  { key: 'clip', div: 'sqrt', field: 'qkClip', def: '100', dash: [16, 6] },
+  { key: 't5', div: '1', field: null, dash: [1, 2] },
 ];
 // In the URL: sw.stab=cap,clip (unknown items dropped, as for the other lists),
 // sw.cap=50, sw.clip=100 (free text, checked by the core when the sweep starts).
@@ -32,7 +33,7 @@ export function sweepSeries(divs, stabs, values) {
     if (!stabs.includes(s.key)) return;
     const value = s.field ? values[s.key] : null;
     const over = s.field ? { [s.field]: value } : { init: 't5' };
-    out.push({ key: `stab-${s.key}`, div: s.div, over, stab: s.key, value, ...divisorStyle(`stab-${s.key}`, i) });
+    out.push({ key: `stab-${s.key}`, div: s.div, over, stab: s.key, value, ...divisorStyle(`stab-${s.key}`, i), dash: s.dash });
   });
   return out;
 }

@@ -579,7 +579,8 @@ test('the sweep with stabilisers: the setup\'s soft-cap in every cell, stabilise
     if (w instanceof RegExp) assert.match(text, w);
     else assert.equal(text, w);
     assert.equal(await page.getAttribute(sel, 'aria-invalid'), 'true');
-    assert.equal(await page.getAttribute('#lab-sw-status', 'data-state'), 'invalid');
+    // The other series' values are checked too before the sweep says it is invalid.
+    await page.waitForFunction(() => document.getElementById('lab-sw-status').dataset.state === 'invalid');
     assert.ok(await page.$$eval('#lab-sw-table td[data-series]', (tds) => tds.every((td) => td.dataset.state === 'done')), 'nothing ran');
     await page.fill(sel, good);
   }

@@ -253,14 +253,18 @@ function buildInfo(M) {
 }
 
 /**
- * The checker of a user's q and k (cpp/core/checker/report.h): the bytes of one file
- * holding both, or of two files (q, then k), copied into wasm memory once and
- * checked in one call.
+ * The checker of a user's q and k (cpp/core/checker/check_run.h, as `attnlab check`):
+ * the bytes of one file holding both, or of two files (q, then k), and
+ * optionally of the model's logits or probabilities, copied into wasm memory
+ * once and checked in one call.
  * @param {{name: string, bytes: ArrayBuffer|Uint8Array}[]} files  one or two
- * @param {{divisor?: string, format?: string, q?: string, k?: string, sequences?: number}} [options]
- *   divisor the model uses ('sqrt', 'dk' or a number), format ('auto' picks by
- *   name, then by content), array names in an .npz / JSON object / CSV,
- *   sequences stacked in q and k (0: an .npz's "sequences" array, else 1)
+ * @param {{divisor?: string, preset?: string, format?: string, q?: string, k?: string, sequences?: number,
+ *   scores?: {name: string, bytes: ArrayBuffer|Uint8Array, kind: 'logits'|'probs'}}} [options]
+ *   divisor the model uses ('sqrt', 'dk' or a number; none beside a preset),
+ *   preset (a name of checkPresets(): its divisor, d_k and soft-cap), format
+ *   ('auto' picks by name, then by content), array names in an .npz / JSON
+ *   object / CSV, sequences stacked in q and k (0: an .npz's "sequences"
+ *   array, else 1), scores: the model's own (--logits / --probs FILE)
  * @returns {object} the report, the same JSON as `attnlab check` prints
  */
 function checkTensors(M, files, options = {}) {
@@ -271,18 +275,35 @@ function checkTensors(M, files, options = {}) {
     requireBytes('bytes', f.bytes);
   }
   requireObject('options', options);
-  for (const key of ['divisor', 'format', 'q', 'k']) if (options[key] !== undefined) requireString(key, options[key]);
+  for (const key of ['divisor', 'preset', 'format', 'q', 'k']) if (options[key] !== undefined) requireString(key, options[key]);
   if (options.sequences !== undefined) requireNumber('sequences', options.sequences);
-  const views = files.map((f) => (f.bytes instanceof Uint8Array ? f.bytes : new Uint8Array(f.bytes)));
-  return withAlloc(M, views.map((v) => v.length), (p1, p2 = 0) => {
-    views.forEach((v, i) => M.HEAPU8.set(v, i ? p2 : p1));
-    const r = check(M.checkTensors(p1, views[0].length, p2, views[1]?.length ?? 0, {
-      fileName: files[0].name ?? '', fileName2: files[1]?.name ?? '', format: options.format ?? 'auto',
-      divisor: options.divisor ?? 'sqrt', q: options.q ?? 'q', k: options.k ?? 'k',
-      sequences: options.sequences ?? 0,
+  const scores = options.scores;
+  if (scores !== undefined) {
+    requireObject('scores', scores);
+    if (scores.name !== undefined) requireString('name', scores.name);
+    requireString('scores', scores.kind);
+    requireBytes('bytes', scores.bytes);
+  }
+  const all = scores ? [...files, scores] : files;
+  const views = all.map((f) => (f.bytes instanceof Uint8Array ? f.bytes : new Uint8Array(f.bytes)));
+  const sizes = [views[0].length, files.length === 2 ? views[1].length : 0, scores ? views[views.length - 1].length : 0];
+  return withAlloc(M, sizes, (p1, p2, p3) => {
+    M.HEAPU8.set(views[0], p1);
+    if (files.length === 2) M.HEAPU8.set(views[1], p2);
+    if (scores) M.HEAPU8.set(views[views.length - 1], p3);
+    const r = check(M.checkTensors(p1, sizes[0], files.length === 2 ? p2 : 0, sizes[1], scores ? p3 : 0, sizes[2], {
+      fileName: files[0].name ?? '', fileName2: files[1]?.name ?? '', fileName3: scores?.name ?? '',
+      format: options.format ?? 'auto', preset: options.preset ?? '',
+      divisor: options.divisor ?? (options.preset ? '' : 'sqrt'), scores: scores?.kind ?? '',
+      q: options.q ?? 'q', k: options.k ?? 'k', sequences: options.sequences ?? 0,
     }));
     return JSON.parse(r.json);
   });
+}
+
+/** @returns {{presets: object[]}} every preset as `attnlab presets` prints it (base/presets.h) */
+function checkPresets(M) {
+  return JSON.parse(M.checkPresets());
 }
 
 /**
@@ -306,5 +327,6 @@ export function createAttn(M) {
     qkSummary: (opts, samples) => qkSummary(M, opts, samples),
     checkTensors: (files, options) => checkTensors(M, files, options),
     checkLimits: () => checkLimits(M),
+    checkPresets: () => checkPresets(M),
   };
 }

@@ -60,7 +60,7 @@ TEST_CASE("a preset's divisor is named as the divisor's text would name it", "[c
   CHECK(attn::preset_divisor(attn::find_preset("t5")).resolve(64) == 1.0);
 }
 
-TEST_CASE("check_with: a preset's divisor, d_k and soft-cap; a divisor otherwise", "[check_run]") {
+TEST_CASE("check_with: a preset's divisor, d_k and soft-cap, or a divisor otherwise", "[check_run]") {
   const attn::QkTensors t = sample(128);
   const attn::Scores capped = logits(t, 12, 50);
   const attn::CheckReport r = attn::check_with(t, {"", "gemma2-27b"}, &capped);

@@ -1,4 +1,4 @@
-// The checker in wasm under Node, through the page's own wrapper (attn.js):
+// The checker in wasm under Node, through the page's own wrapper (attn-check.js):
 // every bad input gives exactly the CLI's message, in the SIMD and the scalar
 // build; good files give the CLI's numbers; nothing leaks across calls; the
 // presets are `attnlab presets`, and a preset with a separate logits or probs
@@ -12,12 +12,12 @@ import path from 'node:path';
 import { CLI, ROOT, loadWasm } from './paths.mjs';
 import { BAD, SAME_2D, SAME_3D, close, corpusPath, normals, npyBytes } from './check_cases.mjs';
 
-const { createAttn } = await import(path.join(ROOT, 'web/src/core/attn.js'));
+const { createCheckAttn } = await import(path.join(ROOT, 'web/src/core/attn-check.js'));
 
 // The checker's module (check.html), in both builds.
 async function load(variant) {
   const M = await loadWasm('check', variant);
-  return { M, attn: createAttn(M) };
+  return { M, attn: createCheckAttn(M) };
 }
 const builds = { simd: await load('simd'), scalar: await load('scalar') };
 

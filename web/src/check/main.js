@@ -8,7 +8,7 @@ import '../style.css';
 import '../page.css';
 import '../nav-strings.js';
 import './check.css';
-import { createClient } from '../core/client.js';
+import { checkClient as client } from '../core/check-client.js';
 import { readerError } from '../core/errors.js';
 import { applyDocument, onLangChange, t } from '../i18n.js';
 import { h, setFieldError } from '../dom.js';
@@ -20,8 +20,8 @@ import { renderReport, reportCsv } from './report.js';
 import './strings.js';
 import snippet from './capture_qk.py?raw';
 
-// The checker's own core module (readers, report), in a worker of its own.
-const client = createClient('check');
+// The checker's own core module (readers, report) is in a worker of its own
+// (core/check-client.js), with its own wrapper (attn-check.js).
 
 // The checker's limits, from the core (base/size_limits.h through the module's
 // checkLimits()), not copied here: the page states them, and checks a file's

@@ -1,6 +1,5 @@
 #include "check_command.h"
 
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -13,6 +12,7 @@
 #include "base/size_limits.h"
 #include "checker/io/npy.h"
 #include "checker/io/npz.h"
+#include "checker/check_run.h"
 #include "checker/report.h"
 #include "output.h"
 #include "sample_qk.h"
@@ -80,21 +80,12 @@ std::vector<std::uint8_t> read_input_file(const std::string& path) {
   return data;
 }
 
-namespace {
-
-// A preset's divisor, named as --divisor would name it when it is √d_k or d_k.
-attn::Divisor preset_divisor(const attn::Preset& p) {
-  const double dk = static_cast<double>(p.dk);
-  if (p.divisor == std::sqrt(dk)) return attn::Divisor::sqrt_dk();
-  if (p.divisor == dk) return attn::Divisor::dk();
-  return attn::Divisor::value(p.divisor);
-}
-
-}  // namespace
-
 attn::CheckReport check_files(const CheckRequest& request, const FileReader& read) {
-  const attn::Preset* preset = request.preset.empty() ? nullptr : &attn::find_preset(request.preset);
-  const attn::Divisor divisor = preset ? preset_divisor(*preset) : attn::Divisor::parse(request.divisor);
+  attn::CheckSettings settings;
+  settings.preset = request.preset;
+  settings.divisor = request.preset.empty() ? request.divisor : "";
+  if (!settings.preset.empty()) attn::find_preset(settings.preset);  // before any file is read
+  else attn::Divisor::parse(settings.divisor);
   auto format_of = [&](const std::string& path) {
     return request.format.empty() ? attn::format_from_name(path) : attn::parse_format(request.format);
   };
@@ -117,31 +108,13 @@ attn::CheckReport check_files(const CheckRequest& request, const FileReader& rea
   attn::QkTensors t = load();
   const std::string& extra = request.logits.empty() ? request.probs : request.logits;
   if (!extra.empty()) {
-    if (has_scores)
-      throw UsageError(std::string("the .npz already holds its '") + attn::score_kind_name(scores.kind) +
-                       "' array: give --logits or --probs only beside files without one");
+    const attn::ScoreKind kind = request.logits.empty() ? attn::ScoreKind::Probs : attn::ScoreKind::Logits;
+    if (has_scores) attn::fail_scores_twice(scores.kind, kind);
     const auto bytes = read(extra);
-    scores = attn::load_scores(bytes.data(), bytes.size(), format_of(extra),
-                               request.logits.empty() ? attn::ScoreKind::Probs : attn::ScoreKind::Logits);
+    scores = attn::load_scores(bytes.data(), bytes.size(), format_of(extra), kind);
     has_scores = true;
   }
-  if (preset && t.dk != preset->dk)
-    attn::fail_kind("preset", "preset_dk", attn::strf("{\"dk\":%zu,\"preset_dk\":%zu}", t.dk, preset->dk),
-                    "q and k have d_k = %zu, but preset %s has d_k = %zu", t.dk, preset->name, preset->dk);
-  attn::CheckReport report = attn::check_qk(t, divisor);
-  report.preset = request.preset;
-  if (has_scores) {
-    attn::ScaleExpectation e;
-    e.divisor = divisor.resolve(t.dk);
-    e.label = divisor.label();
-    if (preset) {
-      e.preset = preset->name;
-      e.preset_label = preset->label;
-      e.softcap = preset->softcap;
-    }
-    attn::add_scale_fit(report, t, scores, e);
-  }
-  return report;
+  return attn::check_with(t, settings, has_scores ? &scores : nullptr);
 }
 
 std::string check_report(const CheckRequest& request, const FileReader& read) {

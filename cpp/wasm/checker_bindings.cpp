@@ -1,9 +1,14 @@
 // The checker's module (check.html): the bytes of one file (q and k together)
-// or of two (q, then k), already copied into wasm memory by the worker; one
-// call parses, checks and returns the report as the JSON the CLI prints (with
-// the scale fit when an .npz holds the model's logits or probs).
-#include "base/divisor.h"
+// or of two (q, then k), and optionally of the model's logits or probs,
+// already copied into wasm memory by the worker; one call parses, checks and
+// returns the report as the JSON the CLI prints, through the CLI's own path
+// (checker/check_run.h: the divisor or a preset, the scale fit).
+#include <cmath>
+
+#include "base/presets.h"
 #include "base/size_limits.h"
+#include "checker/check_run.h"
+#include "checker/io/json_writer.h"
 #include "checker/qk_input.h"
 #include "checker/report.h"
 #include "glue.h"
@@ -14,8 +19,9 @@ namespace attn::wasm {
 namespace {
 
 struct CheckOptions {
-  std::string fileName, fileName2;  // their extensions pick the format unless `format` does
-  std::string format, divisor, q, k;
+  std::string fileName, fileName2, fileName3;  // their extensions pick the format unless `format` does
+  std::string format, divisor, preset, q, k;   // with a preset, divisor ""
+  std::string scores;    // the third file's kind: "logits" or "probs" ("" without one)
   double sequences = 0;  // 0: an .npz's "sequences" array, else 1
 };
 
@@ -23,10 +29,14 @@ struct CheckResult {
   std::string error, argument, kind, params, json;
 };
 
-CheckResult check_tensors(std::uintptr_t data, double size, std::uintptr_t data2, double size2,
-                          const CheckOptions& o) {
+// data3/size3: the model's logits or probs (o.scores says which), as the
+// CLI's --logits/--probs FILE; 0 without.
+CheckResult check_tensors(std::uintptr_t data, double size, std::uintptr_t data2, double size2, std::uintptr_t data3,
+                          double size3, const CheckOptions& o) {
   return result<CheckResult>([&](CheckResult& r) {
-    const auto divisor = Divisor::parse(o.divisor);
+    const CheckSettings settings{o.divisor, o.preset};
+    if (!settings.preset.empty()) find_preset(settings.preset);  // before any file is read, as the CLI
+    else Divisor::parse(settings.divisor);
     const auto forced = parse_format(o.format);
     auto format_of = [&](const std::string& name) {
       return forced != TensorFormat::Auto ? forced : format_from_name(name);
@@ -34,7 +44,11 @@ CheckResult check_tensors(std::uintptr_t data, double size, std::uintptr_t data2
     // The core refuses files above kMaxCheckFileBytes with its own message.
     const std::size_t n = size_arg("size", size, 0, 0xFFFFFFFFu);
     const std::size_t n2 = size_arg("size2", size2, 0, 0xFFFFFFFFu);
+    const std::size_t n3 = size_arg("size3", size3, 0, 0xFFFFFFFFu);
     const std::size_t seqs = size_arg("sequences", o.sequences, 0, limits::kMaxSeqLen);
+    if (data3 != 0 && o.scores != "logits" && o.scores != "probs")
+      fail_kind("scores", "choice", "{\"value\":" + jstr(o.scores, 64) + ",\"choices\":\"logits, probs\"}",
+                "scores must be 'logits' or 'probs', got '%s'", escaped(o.scores, 64).c_str());
     QkTensors t;
     Scores scores;
     bool has_scores = false;
@@ -46,15 +60,39 @@ CheckResult check_tensors(std::uintptr_t data, double size, std::uintptr_t data2
       t = load_qk_pair(ptr<const std::uint8_t>(data), n, format_of(o.fileName),
                        ptr<const std::uint8_t>(data2), n2, format_of(o.fileName2), seqs);
     }
-    CheckReport report = check_qk(t, divisor);
-    if (has_scores) {
-      ScaleExpectation e;
-      e.divisor = divisor.resolve(t.dk);
-      e.label = divisor.label();
-      add_scale_fit(report, t, scores, e);
+    if (data3 != 0) {
+      const ScoreKind kind = o.scores == "probs" ? ScoreKind::Probs : ScoreKind::Logits;
+      if (has_scores) fail_scores_twice(scores.kind, kind);
+      scores = load_scores(ptr<const std::uint8_t>(data3), n3, format_of(o.fileName3), kind);
+      has_scores = true;
     }
-    r.json = check_report_json(report);
+    r.json = check_report_json(check_with(t, settings, has_scores ? &scores : nullptr));
   });
+}
+
+// Every preset (base/presets.h) as `attnlab presets` prints it: the page's
+// preset list and each one's numbers and source come from here.
+std::string check_presets() {
+  JsonOut j;
+  j.open('{');
+  j.open("presets", '[');
+  for (const Preset& p : presets()) {
+    j.open('{');
+    j.str("name", p.name);
+    j.str("label", p.label);
+    j.integer("dk", p.dk);
+    j.num("divisor", p.divisor);
+    j.num("softcap", p.softcap > 0 ? p.softcap : NAN);  // null: none (num writes a non-finite as null)
+    j.str("rule", p.rule);
+    j.key("init");
+    if (*p.init) j.str(p.init);
+    else j.num(NAN);
+    j.str("source", p.source);
+    j.close('}');
+  }
+  j.close(']');
+  j.close('}');
+  return j.s;
 }
 
 // The limits the page states and checks before it reads a file.
@@ -76,7 +114,10 @@ EMSCRIPTEN_BINDINGS(attnlab_checker) {
       .field("fileName", &CheckOptions::fileName)
       .field("fileName2", &CheckOptions::fileName2)
       .field("format", &CheckOptions::format)
+      .field("fileName3", &CheckOptions::fileName3)
       .field("divisor", &CheckOptions::divisor)
+      .field("preset", &CheckOptions::preset)
+      .field("scores", &CheckOptions::scores)
       .field("q", &CheckOptions::q)
       .field("k", &CheckOptions::k)
       .field("sequences", &CheckOptions::sequences);
@@ -91,4 +132,5 @@ EMSCRIPTEN_BINDINGS(attnlab_checker) {
       .field("maxSeqLen", &CheckLimits::maxSeqLen)
       .field("maxDk", &CheckLimits::maxDk);
   function("checkLimits", &check_limits);
+  function("checkPresets", &check_presets);
 }

@@ -1,14 +1,16 @@
 // The checker page (check.html) in headless Chromium under the site's CSP:
 // each bad input of issue #6 uploaded through the file input gives the CLI's
 // message and leaves the page working; good files and the samples give the
-// CLI's verdicts; drop, CSV export and the language switch work.
+// CLI's verdicts; drop, CSV export and the language switch work; a preset
+// (also from the link) and a separate logits or probs file give the CLI's fit.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ARTIFACTS, WEB, launch, startPreview } from './harness.mjs';
-import { BAD, corpusPath } from '../node/check_cases.mjs';
+import { BAD, corpusPath, normals, npyBytes } from '../node/check_cases.mjs';
 import { CLI } from '../node/paths.mjs';
 
 let server;
@@ -129,11 +131,11 @@ test('an .npz with the model\'s logits or probs shows the fitted divisor per hea
   assert.equal(r.state, 'done');
   let f = await fits();
   assert.deepEqual(f.map((x) => x.fit), ['width', 'width']);
-  for (const x of f) assert.match(x.text, /divides by 5\.66 ≈ √32 = √d_model \(2 heads × dₖ 16\): the head width should be used/);
+  for (const x of f) assert.match(x.text, /divides by 5\.7 ≈ √32 = √d_model \(2 heads × dₖ 16\): the head width should be used/);  // c as the CLI writes it
   r = await answered(() => page.setInputFiles('#check-file', [fixture('probs_causal.npz')]));
   f = await fits();
   assert.deepEqual(f.map((x) => x.fit), ['expected', 'expected']);
-  for (const x of f) assert.match(x.text, /from the file’s probs\):.*divides by 4, as expected .* 67 masked entries left out\./);
+  for (const x of f) assert.match(x.text, /from the file’s probs\):.*divides by 4\.0, as expected \(4\.0 = √16; .* 67 masked entries left out\./);
   r = await answered(() => page.setInputFiles('#check-file', [fixture('bad_both.npz')]));
   assert.equal(r.state, 'error');
   assert.match(r.error, /both “logits” and “probs”/);
@@ -267,5 +269,120 @@ test('the chart is drawn at its box\'s width: its labels stay readable on a phon
     assert.ok(c.label >= 11, `${width} px: tick labels ${c.label.toFixed(1)} px tall`);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
+  assert.deepEqual(browser.problems, []);
+});
+
+test('a preset (from the link) and a separate logits file: the CLI\'s fit, its CSV columns, and bad files\' sentences in both languages', { timeout: 180_000 }, async () => {
+  // q, k [2 heads, 12, d_k 128] and the model's logits q·k / 12 soft-capped at 50, as Gemma 2 27B computes them.
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-check-preset-'));
+  const H = 2, n = 12, dk = 128;
+  const q = normals(H * n * dk, 71, 3).map(Math.fround), k = normals(H * n * dk, 72).map(Math.fround);
+  const s = [];
+  for (let h = 0; h < H; h++)
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) {
+        let d = 0;
+        for (let c = 0; c < dk; c++) d += q[(h * n + i) * dk + c] * k[(h * n + j) * dk + c];
+        s.push(d);
+      }
+  const write = (name, values, shape) => {
+    const f = path.join(tmp, name);
+    fs.writeFileSync(f, npyBytes(values, shape));
+    return f;
+  };
+  const qf = write('q.npy', q, [H, n, dk]), kf = write('k.npy', k, [H, n, dk]);
+  const logits = write('logits.npy', s.map((x) => 50 * Math.tanh(x / 12 / 50)), [H, n, n]);
+  const cli = (args) => JSON.parse(spawnSync(CLI, ['check', qf, kf, ...args], { encoding: 'utf8' }).stdout);
+
+  await page.goto(`${server.origin}/check.html?lang=en&preset=gemma2-27b`);
+  await page.waitForFunction(() => document.getElementById('check-preset').value === 'gemma2-27b');
+  assert.match(await page.textContent('#check-preset-source'),
+    /^Gemma 2 27B: dₖ 128, divides by 12 \(sqrt\(query_pre_attn_scalar\) = sqrt\(144\)\), attention logits soft-capped at 50\. Source: google\/gemma-2-27b config\.json/);
+  assert.ok(await page.isDisabled('#check-divisor'), 'the preset sets the divisor');
+  let r = await answered(() => page.setInputFiles('#check-file', [qf, kf]));
+  assert.equal(r.state, 'done');
+  assert.deepEqual(r.verdicts, cli(['--preset', 'gemma2-27b']).heads.map((h) => h.verdict));
+  assert.match(await page.textContent('#check-summary'), /verdict at divisor 12 \(preset Gemma 2 27B\)/);
+
+  // The logits as a file of their own: the page checks the same q and k again, with the fit.
+  r = await answered(() => page.setInputFiles('#check-scores-file', logits));
+  assert.equal(r.state, 'done');
+  const native = cli(['--preset', 'gemma2-27b', '--logits', logits]);
+  const fits = await page.$$eval('#check-table td.ck-fit', (tds) => tds.map((td) => ({ fit: td.dataset.fit, text: td.textContent })));
+  assert.deepEqual(fits.map((f) => f.fit), native.heads.map((h) => h.scale_fit.verdict));
+  assert.deepEqual(fits.map((f) => f.fit), ['expected', 'expected']);
+  for (const f of fits)
+    assert.match(f.text, /divides by 12, as expected \(12 = √144 for Gemma 2 27B; fit residual .*\)\. The soft-cap 50 was undone first/);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#check-export')]);
+  // CSV fields, a quoted one holding commas (the sentences).
+  const fields = (line) => Array.from(line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g), (m) => m[1]).slice(0, -1);
+  const lines = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+  const header = fields(lines[0]);
+  for (const col of ['preset', 'fit_input', 'fit_expected', 'fit_softcap', 'fit_verdict', 'fit_c', 'fit_residual', 'fit_masked', 'fit_sentence'])
+    assert.ok(header.includes(col), col);
+  const row = fields(lines[1]);
+  assert.equal(row.length, header.length);
+  assert.equal(row[header.indexOf('preset')], 'gemma2-27b');
+  assert.equal(row[header.indexOf('fit_verdict')], 'expected');
+  assert.ok(Math.abs(Number(row[header.indexOf('fit_c')]) - native.heads[0].scale_fit.c) < 1e-5);
+  assert.equal(Number(row[header.indexOf('fit_expected')]), 12);
+
+  // A preset whose d_k is not the file's: the core's sentence next to the select, in English and Chinese.
+  r = await answered(() => page.selectOption('#check-preset', 'gpt2'));
+  assert.equal(r.state, 'error');
+  assert.equal(await page.textContent('#check-preset-msg'), 'q and k have dₖ = 128, but preset GPT-2 has dₖ = 64: choose a preset for this dₖ, or none.');
+  assert.equal(await page.getAttribute('#check-preset', 'aria-invalid'), 'true');
+  assert.equal(r.error, 'The file was not checked: see the option marked above.');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('preset') === 'gpt2');
+  await page.selectOption('#lang-select', 'zh');
+  assert.equal(await page.textContent('#check-preset-msg'), 'q 和 k 的 dₖ 是 128，但预设 GPT-2 的 dₖ 是 64：请选择适合这个 dₖ 的预设，或不用预设。');
+  await page.selectOption('#lang-select', 'en');
+
+  // No preset: the divisor field is back; the fit now expects √128.
+  r = await answered(() => page.selectOption('#check-preset', ''));
+  assert.equal(r.state, 'done');
+  assert.ok(!(await page.isDisabled('#check-divisor')));
+  assert.equal(await page.inputValue('#check-divisor'), 'sqrt');
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has('preset'));
+
+  // Bad scores files: the sentence next to the scores input, in both languages.
+  const bad = [
+    ['wrong shape', 'logits', write('wrong.npy', s.slice(0, 2 * 12 * 11), [2, 12, 11]),
+      'The model’s logits or probabilities have shape (2, 12, 11), but q and k need (2, 12, 12): one row per query over its sequence’s keys.'],
+    ['NaN', 'logits', write('nan.npy', s.map((x, i) => (i === 5 ? NaN : x)), [2, 12, 12]),
+      'The model’s logits or probabilities hold a value that is not a finite number at position (0, 0, 5); only a logit may be −∞, as a mask.'],
+    ['a negative probability', 'probs', write('neg.npy', s.map((x, i) => (i === 0 ? -0.5 : 1 / 12)), [2, 12, 12]),
+      'The probabilities hold a negative value at position (0, 0, 0): probabilities cannot be negative.'],
+    ['rows off 1', 'probs', write('rows.npy', s.map((x, i) => (i < 12 ? 0.2 : 1 / 12)), [2, 12, 12]), null],
+  ];
+  for (const [name, kind, file, en] of bad) {
+    await page.check(`#check-scores-${kind}`);
+    r = await answered(() => page.setInputFiles('#check-scores-file', file));
+    assert.equal(r.state, 'error', name);
+    assert.equal(r.error, 'The file was not checked: see the option marked above.', name);
+    assert.equal(await page.getAttribute('#check-scores-file', 'aria-invalid'), 'true', name);
+    const msg = await page.textContent('#check-scores-msg');
+    if (en) assert.equal(msg, en, name);
+    else assert.match(msg, /^A row of the probabilities sums to 2\.4: each row must sum to 1 \(within 0\.01\), or every row to one same number\.$/, name);
+    await page.selectOption('#lang-select', 'zh');
+    const zh = await page.textContent('#check-scores-msg');
+    assert.match(zh, /[\u4e00-\u9fff]/, `${name}: Chinese`);
+    assert.notEqual(zh, msg, name);
+    await page.selectOption('#lang-select', 'en');
+  }
+  // Given twice: an .npz holding its own logits beside a separate file.
+  await page.check('#check-scores-logits');
+  await answered(() => page.setInputFiles('#check-scores-file', logits));
+  const fixture = path.join(path.dirname(corpusPath('.')), '..', 'fixtures', 'scale_fit', 'logits_dmodel.npz');
+  r = await answered(() => page.setInputFiles('#check-file', [fixture]));
+  assert.equal(r.state, 'error');
+  assert.equal(await page.textContent('#check-scores-msg'), 'The .npz already holds its own “logits” array: remove the separate file, or give q and k without it.');
+  await page.selectOption('#lang-select', 'zh');
+  assert.equal(await page.textContent('#check-scores-msg'), '该 .npz 已自带 “logits” 数组：请移除单独的文件，或给出不含它的 q 与 k。');
+  await page.selectOption('#lang-select', 'en');
+  // Removed: the same .npz is checked with its own logits.
+  r = await answered(() => page.click('#check-scores-clear'));
+  assert.equal(r.state, 'done');
+  assert.equal(await page.textContent('#check-scores-msg'), '');
   assert.deepEqual(browser.problems, []);
 });

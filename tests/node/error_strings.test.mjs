@@ -19,6 +19,7 @@ const { inLang, t } = await import(path.join(SRC, 'i18n.js'));
 const { readerError, loadErrorStrings } = await import(path.join(SRC, 'core/errors.js'));
 const { sentence, sentenceKey } = await import(path.join(SRC, 'core/error-strings.js'));
 const { createAttn } = await import(path.join(SRC, 'core/attn.js'));
+const { createCheckAttn } = await import(path.join(SRC, 'core/attn-check.js'));
 await loadErrorStrings();
 
 // ---------------------------------------------------------------- the core's source
@@ -89,7 +90,9 @@ const SAMPLES = {
   probs_rows: [{ sum: 0.7, tolerance: 0.01 }],
   scores_both: [{}],
   npz_scores: [{}],
-  preset_dk: [{ dk: 64, preset_dk: 128 }],
+  preset_dk: [{ dk: 64, preset_dk: 128, preset: 'Gemma 2 27B' }],
+  preset_divisor: [{ preset: 'gpt2' }],
+  scores_twice: [{ in_file: 'logits' }],
   sequences_divide: [{ value: 3, nq: 10, nk: 10 }],
   sequences_keys: [{ value: 5, keys: 1 }],
   work: [{ limit: 16777216 }],
@@ -224,7 +227,7 @@ test('a product\'s factors are named in the reader\'s language', () => {
 });
 
 test('the checker\'s module: every bad file of issue #6 gets a sentence of its own, in both languages', async () => {
-  const attn = createAttn(await loadWasm('check', 'simd'));
+  const attn = createCheckAttn(await loadWasm('check', 'simd'));
   const files = (rels) => rels.map((rel) => ({ name: path.basename(rel), bytes: fs.readFileSync(corpusPath(rel)) }));
   for (const c of BAD) {
     const e = catchErr(() => attn.checkTensors(files(c.files)));

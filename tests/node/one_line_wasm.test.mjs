@@ -10,6 +10,7 @@ import { CLI, ROOT, loadWasm } from './paths.mjs';
 import { corpusPath } from './check_cases.mjs';
 
 const { createAttn } = await import(path.join(ROOT, 'web/src/core/attn.js'));
+const { createCheckAttn } = await import(path.join(ROOT, 'web/src/core/attn-check.js'));
 
 function cliMessage(args) {
   const r = spawnSync(CLI, args, { encoding: 'utf8' });
@@ -49,7 +50,7 @@ for (const variant of ['simd', 'scalar']) {
   });
 
   test(`check (${variant}): options and the file's own names are echoed as the CLI's check does`, async () => {
-    const attn = createAttn(await loadWasm('check', variant));
+    const attn = createCheckAttn(await loadWasm('check', variant));
     const rel = 'npz/good.npz';
     const files = [{ name: 'good.npz', bytes: fs.readFileSync(corpusPath(rel)) }];
     const cases = [

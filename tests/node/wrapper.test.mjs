@@ -1,4 +1,4 @@
-// The page's JS wrapper over the core (web/src/core/attn.js): callers' types
+// The pages' JS wrappers over the core (web/src/core/attn.js, attn-check.js): callers' types
 // are checked before anything reaches the core, and every limit the core
 // checks from shapes is checked before a buffer is allocated, so a refused
 // call leaves the wasm memory as it was (it never shrinks once grown).
@@ -8,10 +8,11 @@ import path from 'node:path';
 import { ROOT, loadWasm } from './paths.mjs';
 
 const { createAttn } = await import(path.join(ROOT, 'web/src/core/attn.js'));
+const { createCheckAttn } = await import(path.join(ROOT, 'web/src/core/attn-check.js'));
 const explainM = await loadWasm('explain', 'simd');
 const explain = createAttn(explainM);
 const checkM = await loadWasm('check', 'simd');
-const checker = createAttn(checkM);
+const checker = createCheckAttn(checkM);
 // Attention forward is in the benchmarks' module (cpp/wasm/attention_bindings.cpp).
 const attentionM = await loadWasm('bench', 'simd');
 const attention = createAttn(attentionM);

@@ -1,7 +1,7 @@
 // Every public JS function over the wasm modules (issue 14, class 10): the
-// explainer's, checker's and benchmarks' wrapper (web/src/core/attn.js), the
-// lab's training ops (web/src/train/train-ops.js) and the benchmark's
-// measureCase (web/src/bench/measure.js) refuse an argument of the wrong type
+// explainer's and benchmarks' wrapper (web/src/core/attn.js), the checker's
+// (web/src/core/attn-check.js), the lab's training ops
+// (web/src/train/train-ops.js) and the benchmark's measureCase (web/src/bench/measure.js) refuse an argument of the wrong type
 // (a string, an object, null or nothing where a number belongs, a number
 // where a string belongs, a string or an Int32Array where an array of
 // numbers belongs, a 1 MB string) with an error of kind 'type' naming it, and
@@ -18,6 +18,7 @@ globalThis.navigator ??= { languages: ['en'], language: 'en' };
 
 const SRC = path.join(ROOT, 'web/src');
 const { createAttn } = await import(path.join(SRC, 'core/attn.js'));
+const { createCheckAttn } = await import(path.join(SRC, 'core/attn-check.js'));
 const { createTrainOps } = await import(path.join(SRC, 'train/train-ops.js'));
 const { measureCase } = await import(path.join(SRC, 'bench/measure.js'));
 const { loadErrorStrings } = await import(path.join(SRC, 'core/errors.js'));
@@ -139,7 +140,7 @@ for (const variant of ['simd', 'scalar']) {
 
   test(`${variant}: the checker's and the benchmarks' wrappers refuse bad types, heap flat`, async () => {
     const C = await loadWasm('check', variant);
-    const c = createAttn(C);
+    const c = createCheckAttn(C);
     const file = { name: 'q.npy', bytes: new Uint8Array(8) };
     const cases = ([
       ['no array of files', () => c.checkTensors(file), T('files', 'files')],

@@ -1,24 +1,27 @@
 // The checker page: the reader gives one file holding q and k (or two files,
-// q then k); the core worker parses and checks them in wasm and the page
-// draws the per-head report. Nothing leaves the browser: files are read with
-// File.arrayBuffer() and their bytes are transferred to the worker.
+// q then k), optionally the model's own logits or probabilities, and a preset
+// or a divisor; the core worker parses and checks them in wasm, through the
+// CLI's own path (cpp/core/checker/check_run.h), and the page draws the
+// per-head report. Nothing leaves the browser: files are read with
+// File.arrayBuffer() and their bytes are copied to the worker.
 import '../style.css';
 import '../page.css';
 import '../nav-strings.js';
 import './check.css';
-import { createClient } from '../core/client.js';
+import { checkClient as client } from '../core/check-client.js';
 import { readerError } from '../core/errors.js';
 import { applyDocument, onLangChange, t } from '../i18n.js';
 import { h, setFieldError } from '../dom.js';
-import { decimals, int } from '../format.js';
+import { decimals, int, significant } from '../format.js';
+import { readState, writeState } from '../state.js';
 import { wholeText } from '../number-text.js';
 import * as langSwitch from '../widgets/lang-switch.js';
 import { renderReport, reportCsv } from './report.js';
 import './strings.js';
 import snippet from './capture_qk.py?raw';
 
-// The checker's own core module (readers, report), in a worker of its own.
-const client = createClient('check');
+// The checker's own core module (readers, report) is in a worker of its own
+// (core/check-client.js), with its own wrapper (attn-check.js).
 
 // The checker's limits, from the core (base/size_limits.h through the module's
 // checkLimits()), not copied here: the page states them, and checks a file's
@@ -34,6 +37,17 @@ limitsReady.catch(() => {});  // a core that did not load is reported in the foo
 const limitParams = () => (limits ? {
   mb: int(limits.maxFileBytes / 2 ** 20), values: int(limits.maxValues), n: int(limits.maxSeqLen), dk: int(limits.maxDk),
 } : null);
+// The presets (base/presets.h through checkPresets()): the select's options,
+// each one's numbers and source; the URL's ?preset= is read once they are here.
+let presets = [];
+const presetsReady = client.call('checkPresets').then((r) => {
+  presets = r.presets;
+  fillPresets();
+  return presets;
+});
+presetsReady.catch(() => {});
+const presetOf = (name) => presets.find((p) => p.name === name) ?? null;
+
 const SAMPLES = [
   { file: 'init.npz', key: 'check.sampleInit', from: 'init' },
   { file: 'saturated.npz', key: 'check.sampleSaturated', from: 'init' },
@@ -60,6 +74,24 @@ const divisorInput = h('input', {
   autocomplete: 'off', 'aria-describedby': 'check-divisor-help check-divisor-msg',
 });
 const divisorMsg = h('p', { class: 'msg', id: 'check-divisor-msg', 'aria-live': 'polite' });
+// A preset sets the divisor (and the d_k and soft-cap the fit expects), as `attnlab check --preset`.
+const presetSelect = h('select', { id: 'check-preset', 'aria-describedby': 'check-preset-source check-preset-msg' });
+const presetSource = h('p', { class: 'hint', id: 'check-preset-source' });
+const presetMsg = h('p', { class: 'msg', id: 'check-preset-msg', 'aria-live': 'polite' });
+let typedDivisor = 'sqrt';  // the reader's divisor, back when the preset is cleared
+// The model's own logits or probabilities, a file of their own (--logits / --probs FILE).
+const scoresInput = h('input', {
+  type: 'file', id: 'check-scores-file', accept: '.npy,.csv,.tsv,.txt,.json',
+  'aria-describedby': 'check-scores-help check-scores-msg',
+});
+const scoresKinds = ['logits', 'probs'].map((v) => h('input', {
+  type: 'radio', name: 'check-scores-kind', id: `check-scores-${v}`, value: v, checked: v === 'logits',
+}));
+const scoresKind = () => scoresKinds.find((r) => r.checked).value;
+const scoresName = h('span', { id: 'check-scores-name', class: 'hint' });
+const scoresClear = h('button', { type: 'button', id: 'check-scores-clear', hidden: true });
+const scoresMsg = h('p', { class: 'msg', id: 'check-scores-msg', 'aria-live': 'polite' });
+let scoresFile = null;  // {name, bytes}: sent with every check until removed
 const namesMsg = h('p', { class: 'msg', id: 'check-names-msg', 'aria-live': 'polite' });
 const qName = h('input', {
   type: 'text', id: 'check-qname', value: 'q', spellcheck: 'false', autocomplete: 'off', 'aria-describedby': namesMsg.id,
@@ -94,7 +126,15 @@ root.replaceChildren(
     text('check.fileHeading', 'h2', { id: 'check-file-heading' }),
     text('check.fileHelp', 'p', { id: 'check-file-help' }),
     drop,
+    h('fieldset', { class: 'field check-scores', id: 'check-scores' }, text('check.scoresLegend', 'legend'),
+      text('check.scoresHelp', 'p', { id: 'check-scores-help', class: 'hint' }),
+      h('div', { class: 'radios' }, scoresKinds.map((r) => h('span', { class: 'radio' }, r,
+        text(`check.scores_${r.value}`, 'label', { for: r.id })))),
+      h('div', {}, text('check.scoresChoose', 'label', { for: scoresInput.id }), ' ', scoresInput, ' ', scoresName, ' ', scoresClear),
+      scoresMsg),
     h('div', { class: 'controls check-options' },
+      h('div', { class: 'field check-preset' }, text('check.presetLabel', 'label', { for: presetSelect.id }), presetSelect,
+        presetSource, presetMsg),
       h('fieldset', { class: 'field', id: 'check-from' }, text('check.fromLabel', 'legend'),
         h('div', { class: 'radios' }, fromRadios.map((r) => h('span', { class: 'radio' }, r,
           text(`check.from_${r.value}`, 'label', { for: r.id }))))),
@@ -127,6 +167,7 @@ root.replaceChildren(
 );
 
 let lastReport = null;  // {report, label}, redrawn on a language change
+let lastFiles = null;   // {files, label}: checked again when the preset or the scores change
 let lastError = null;   // the core's error of the last check, shown again on a language change
 let run = 0;
 
@@ -145,8 +186,33 @@ function relabel() {
     h('span', { class: 'sample-name', text: t(key) }), ' ',
     h('button', { type: 'button', dataset: { sample: file }, text: t('check.sampleCheck'), onclick: () => checkSample(file, from) }), ' ',
     h('a', { href: `./samples/${file}`, download: file, text: `${t('check.sampleDownload')} ${file}` }))));
+  scoresClear.textContent = t('check.scoresClear');
+  fillPresets();
   if (lastReport) show(lastReport.report, lastReport.label);
   if (lastError) showCoreError(lastError);
+}
+
+// The select's options (from the core's table) and the chosen preset's line: its numbers and source.
+function fillPresets() {
+  const chosen = presetSelect.value;
+  presetSelect.replaceChildren(h('option', { value: '', text: t('check.presetNone') }),
+    ...presets.map((p) => h('option', { value: p.name, text: `${p.label} (${p.name})` })));
+  presetSelect.value = presetOf(chosen) ? chosen : '';
+  const p = presetOf(presetSelect.value);
+  presetSource.textContent = p ? t('check.presetLine', {
+    label: p.label, dk: int(p.dk), div: significant(p.divisor), rule: p.rule, source: p.source,
+    cap: p.softcap ? t('check.presetCap', { cap: significant(p.softcap) }) : '',
+  }) : t('check.presetHelp');
+}
+
+// A preset replaces the divisor field (the CLI refuses both): the field shows the preset's number, greyed out.
+function applyPreset() {
+  const p = presetOf(presetSelect.value);
+  if (p && !divisorInput.disabled) typedDivisor = divisorInput.value;
+  divisorInput.disabled = Boolean(p);
+  divisorInput.value = p ? significant(p.divisor) : typedDivisor;
+  if (p) setFieldError(divisorInput, divisorMsg, '');
+  fillPresets();
 }
 
 // The core's error as a sentence for readers (core/errors.js), next to the
@@ -155,6 +221,9 @@ function relabel() {
 // message, which goes to the console for whoever wants the detail.
 const FIELDS = {
   divisor: [divisorInput, divisorMsg],
+  preset: [presetSelect, presetMsg],
+  logits: [scoresInput, scoresMsg],
+  probs: [scoresInput, scoresMsg],
   names: [qName, namesMsg],
   sequences: [seqInput, seqMsg],
 };
@@ -168,7 +237,9 @@ function showCoreError(e) {
   clearFieldErrors();
   const sentence = readerError(e);
   // Sequences the reader did not type came from the file (an .npz's "sequences"): the file's error.
-  const typed = e.argument !== 'sequences' || (seqInput.value.trim() !== '' && e.kind !== 'stored_sequences');
+  // Logits or probs the reader did not give as a file of their own came in the .npz: the file's error.
+  const typed = (e.argument !== 'sequences' || (seqInput.value.trim() !== '' && e.kind !== 'stored_sequences')) &&
+    ((e.argument !== 'logits' && e.argument !== 'probs') || scoresFile !== null);
   const field = typed ? FIELDS[e.argument] : undefined;
   if (field) {
     setFieldError(field[0], field[1], sentence);
@@ -209,6 +280,8 @@ function orderPair(files) {
 /** Check `files` ([{name, bytes: ArrayBuffer}]): one (q and k) or two (q, then k). */
 async function check(files, label) {
   run += 1;
+  const mine = run;  // a newer check (the preset or the scores changed meanwhile) makes this one's answer stale
+  lastFiles = { files, label };
   status.dataset.run = String(run);
   errorEl.textContent = '';
   lastError = null;
@@ -217,14 +290,20 @@ async function check(files, label) {
   try {
     // Sequences: empty means "from the file" (0); anything else goes to the core as typed, to be checked there.
     const seqs = seqInput.value.trim() === '' ? 0 : wholeText(seqInput.value);
+    const preset = presetOf(presetSelect.value);
     const options = {
-      divisor: divisorInput.value.trim(), format: 'auto', q: qName.value.trim(), k: kName.value.trim(), sequences: seqs,
+      format: 'auto', q: qName.value.trim(), k: kName.value.trim(), sequences: seqs,
+      ...(preset ? { preset: preset.name } : { divisor: divisorInput.value.trim() }),
     };
-    const report = await client.call('checkTensors', [files, options], files.map((f) => f.bytes));
+    if (scoresFile) options.scores = { name: scoresFile.name, bytes: scoresFile.bytes, kind: scoresKind() };
+    // Copied to the worker, not transferred: the same files are checked again when the preset or the scores change.
+    const report = await client.call('checkTensors', [files, options]);
+    if (mine !== run) return;
     lastReport = { report, label };
     show(report, label);
     setState('done', files.length === 2 ? t('check.pairNote', { q: files[0].name, k: files[1].name }) : '');
   } catch (e) {
+    if (mine !== run) return;
     if (e.load) return fail(t('check.failed', { message: e.message }));
     console.info('attnlab check:', e.message);
     lastError = e;
@@ -233,8 +312,11 @@ async function check(files, label) {
 }
 
 function show(report, label) {
-  renderReport(result, report, label, () => download(report, label), fromValue());
+  const preset = presetOf(report.preset);
+  renderReport(result, report, label, () => download(report, label), fromValue(), preset?.label ?? '');
 }
+
+const again = () => lastFiles && check(lastFiles.files, lastFiles.label);
 
 function download(report, label) {
   const blob = new Blob([reportCsv(report)], { type: 'text/csv' });
@@ -296,6 +378,44 @@ drop.addEventListener('drop', (e) => {
   checkFiles(e.dataTransfer?.files ?? []);
 });
 divisorInput.addEventListener('change', () => lastReport && setFieldError(divisorInput, divisorMsg, ''));
+presetSelect.addEventListener('change', () => {
+  setFieldError(presetSelect, presetMsg, '');
+  applyPreset();
+  writeState('', { preset: presetSelect.value || null });
+  again();
+});
+scoresInput.addEventListener('change', async () => {
+  const f = scoresInput.files[0];
+  scoresInput.value = '';
+  if (!f) return;
+  setFieldError(scoresInput, scoresMsg, '');
+  await limitsReady.catch(() => {});
+  if (limits && f.size > limits.maxFileBytes)
+    return setFieldError(scoresInput, scoresMsg, t('check.tooBig', { name: f.name, size: decimals(f.size / 2 ** 20, 1), ...limitParams() }));
+  try {
+    scoresFile = { name: f.name, bytes: await f.arrayBuffer() };
+  } catch (e) {
+    return setFieldError(scoresInput, scoresMsg, t('check.failed', { message: e.message }));
+  }
+  scoresName.textContent = f.name;
+  scoresClear.hidden = false;
+  again();
+});
+scoresClear.addEventListener('click', () => {
+  scoresFile = null;
+  scoresName.textContent = '';
+  scoresClear.hidden = true;
+  setFieldError(scoresInput, scoresMsg, '');
+  again();
+});
+scoresKinds.forEach((r) => r.addEventListener('change', () => scoresFile && again()));
+// ?preset=NAME, once the core's table is here (an unknown name: the link's notice next to the select).
+presetsReady.then(() => {
+  const { values, notices } = readState('', { preset: { type: 'enum', values: ['', ...presets.map((p) => p.name)], def: '' } });
+  presetSelect.value = values.preset;
+  applyPreset();
+  if (notices.length) presetMsg.textContent = t(notices[0].key, notices[0].params);
+}, () => {});
 fromRadios.forEach((r) => r.addEventListener('change', () => lastReport && show(lastReport.report, lastReport.label)));
 
 copyButton.addEventListener('click', async () => {

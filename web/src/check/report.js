@@ -3,7 +3,7 @@
 // divisor, the per-head table (the chart's text alternative), and its CSV.
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { fixed, percentNumber, significant } from '../format.js';
+import { decimals, fixed, int, percentNumber, significant } from '../format.js';
 import './strings.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -43,26 +43,52 @@ export function reasonText(head, model, from = 'init') {
   return text;
 }
 
-/** The scale fit's sentence for a head (report.h's scale_fit), in the page's language; '' without one. */
-export function fitText(head, report) {
+/** A fitted or expected divisor as the CLI's sentence writes it (scale_fit.cpp num()): 8.0, 22.6, 64, 0.354. */
+export function fitNumber(c) {
+  if (c >= 10 && Math.abs(c - Math.round(c)) < 0.05) return int(c);
+  if (c >= 1) return decimals(c, 1);
+  return significant(c, 3);
+}
+
+/** The expected divisor as the CLI writes it (scale_fit.cpp expected_form): 8.0 = √64, 64 = dₖ, 12 = √144. */
+function expectedText(report) {
+  const e = report.scale_fit.expected;
+  const { dk } = report.shape;
+  const label = report.divisor.label;
+  const sq = e * e, r = Math.round(sq);
+  const form = label === 'sqrt' ? ` = √${dk}` : label === 'dk' ? ' = dₖ'
+    : (report.preset || e !== Math.round(e)) && r >= 2 && Math.abs(sq - r) <= 1e-9 * r ? ` = √${r}` : '';
+  return fitNumber(e) + form;
+}
+
+/**
+ * The scale fit's sentence for a head (report.h's scale_fit), in the page's
+ * language; '' without one. `presetLabel` names the preset the expectation came from.
+ */
+export function fitText(head, report, presetLabel = '') {
   const f = head.scale_fit;
   if (!f) return '';
   const dk = report.shape.dk;
   const c = Number.isFinite(f.c) ? f.c : NaN;
   const r = Math.round((c * c) / dk);
+  const e = expectedText(report);
   const params = {
-    c: Number.isFinite(c) ? significant(c) : '—',
-    res: Number.isFinite(f.residual) ? significant(f.residual) : '—',
-    e: significant(report.scale_fit.expected),
+    c: Number.isFinite(c) ? fitNumber(c) : '—',
+    res: Number.isFinite(f.residual) ? significant(f.residual, 2) : '—',
+    e: presetLabel ? t('check.fitPreset', { e, preset: presetLabel }) : e,
     dk: String(dk),
-    sdk: significant(Math.sqrt(dk)),
+    sdk: fitNumber(Math.sqrt(dk)),
     r: String(r),
     w: String(r * dk),
     after: Number.isFinite(f.after_softmax) ? significant(f.after_softmax) : '',
-    inv: Number.isFinite(f.after_softmax) ? significant(1 / f.after_softmax) : '',
+    inv: Number.isFinite(f.after_softmax) ? fitNumber(1 / f.after_softmax) : '',
     masked: String(f.masked),
+    capped: String(f.capped),
+    cap: report.scale_fit.softcap ? significant(report.scale_fit.softcap) : '',
   };
-  return t(`check.fit_${f.verdict}`, params) + (f.masked ? t('check.fitMasked', params) : '');
+  const key = f.verdict === 'expected' && report.scale_fit.expected === 1 ? 'fit_expectedNone' : `fit_${f.verdict}`;
+  return t(`check.${key}`, params) + (report.scale_fit.softcap ? t('check.fitSoftcap', params) : '') +
+    (f.masked ? t('check.fitMasked', params) : '') + (f.capped ? t('check.fitCapped', params) : '');
 }
 
 function counts(report) {
@@ -74,14 +100,14 @@ function counts(report) {
 /** A verdict as the page words it: a trained model's sharp rows are no fault. */
 export const verdictText = (verdict, from) => t(from === 'trained' ? `check.trained_${verdict}` : `check.${verdict}`);
 
-function summary(report, fileLabel, from) {
+function summary(report, fileLabel, from, presetLabel) {
   const c = counts(report);
   const { heads, n_q: nq, dk, sequences: seqs, keys_per_query: nk } = report.shape;
   return [h('p', {
     id: 'check-summary',
     text: t(seqs > 1 ? 'check.summarySeq' : 'check.summary', {
       file: fileLabel, heads, seqs, nq: nq / seqs, nk, dk, format: report.format,
-      divisor: divisorText(report.heads[0].divisors[report.divisor.index]),
+      divisor: divisorText(report.heads[0].divisors[report.divisor.index]) + (presetLabel ? t('check.summaryPreset', { preset: presetLabel }) : ''),
       counts: t(from === 'trained' ? 'check.countsTrained' : 'check.counts', { fine: c.fine, risk: c.at_risk, saturated: c.saturated }),
     }),
   }), (from === 'trained' || c.fine < heads) && h('p', {
@@ -140,7 +166,7 @@ function chart(report, boxWidth) {
 // is two rows: its numbers, then the verdict's reason across the table (so the
 // table fits a laptop's width). Every cell carries its column's name
 // (data-label), which a narrow screen shows as a card (check.css).
-function table(report, from) {
+function table(report, from, presetLabel) {
   const model = report.divisor.index;
   const divs = report.heads[0].divisors;
   const md = divs[model];
@@ -174,7 +200,7 @@ function table(report, from) {
         h('span', { class: 'ck-why-label', text: t('check.whyLabel') }), ' ', reasonText(hd, model, from))),
     hd.scale_fit ? h('tr', { class: 'ck-why-row ck-fit-row' },
       h('td', { class: 'ck-why ck-fit', colspan: ncols, dataset: { fit: hd.scale_fit.verdict } },
-        h('span', { class: 'ck-why-label', text: t('check.fitLabel', { input: report.scale_fit.input }) }), ' ', fitText(hd, report))) : null];
+        h('span', { class: 'ck-why-label', text: t('check.fitLabel', { input: report.scale_fit.input }) }), ' ', fitText(hd, report, presetLabel))) : null];
   });
   // The title sits outside the scrolling box, so a narrow screen shows all of it.
   return [
@@ -191,20 +217,31 @@ function csvField(v) {
   return /[",\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
 }
 
-/** The per-head table as CSV (full precision, English column names, one row a head). */
+// The scale fit's columns (report.h's scale_fit), when the report has one.
+const FIT_COLUMNS = ['verdict', 'c', 'residual', 'entries', 'masked', 'capped', 'row_sum_min', 'row_sum_max', 'after_softmax', 'sentence'];
+
+/**
+ * The per-head table as CSV (full precision, English column names, one row a
+ * head); with the scale fit, its columns too (fit_input, fit_expected and the
+ * preset repeat on every row).
+ */
 export function reportCsv(report) {
   const divs = report.heads[0].divisors;
+  const fit = report.scale_fit;
   const header = ['head', 'verdict', 'reason_code', 'q_mean', 'q_var', 'k_mean', 'k_var', 'correlation',
     'logit_mean', 'logit_std', 'logit_row_std', 'suggested_divisor',
     ...divs.flatMap((d) => ['logit_std', 'saturated_share', 'max_prob_mean', 'entropy_mean']
       .map((k) => `${k}_div_${d.label}`)),
-    'reason'];
+    'reason',
+    ...(fit ? ['preset', 'fit_input', 'fit_expected', 'fit_softcap', ...FIT_COLUMNS.map((k) => `fit_${k}`)] : [])];
   const lines = [header.join(',')];
   for (const hd of report.heads) {
     lines.push([hd.head, hd.verdict, hd.reason_code, hd.q.mean, hd.q.var, hd.k.mean, hd.k.var, hd.correlation,
       hd.logits.mean, hd.logits.std, hd.logits.row_std, hd.suggested_divisor,
       ...hd.divisors.flatMap((d) => [d.logit_std, d.saturated_share, d.max_prob_mean, d.entropy_mean]),
-      hd.reason].map(csvField).join(','));
+      hd.reason,
+      ...(fit ? [report.preset, fit.input, fit.expected, fit.softcap, ...FIT_COLUMNS.map((k) => hd.scale_fit[k])] : []),
+    ].map(csvField).join(','));
   }
   return lines.join('\n') + '\n';
 }
@@ -212,14 +249,15 @@ export function reportCsv(report) {
 /**
  * Fills `root` with the report. `fileLabel` names the file(s) in the summary;
  * `onExport()` is called by the CSV button; `from` ('init' | 'trained') is
- * where the reader says q and k come from, and words the verdicts.
+ * where the reader says q and k come from, and words the verdicts;
+ * `presetLabel` names the preset the divisor came from ('' for none).
  */
-export function renderReport(root, report, fileLabel, onExport, from = 'init') {
+export function renderReport(root, report, fileLabel, onExport, from = 'init', presetLabel = '') {
   root.replaceChildren(
     h('h2', { id: 'check-result-heading', text: t('check.resultHeading') }),
-    ...summary(report, fileLabel, from),
+    ...summary(report, fileLabel, from, presetLabel),
     chart(report, root.clientWidth),
-    ...table(report, from),
+    ...table(report, from, presetLabel),
     h('p', { class: 'note', text: t('check.rules') }),
     h('p', {}, h('button', { type: 'button', id: 'check-export', text: t('check.exportCsv'), onclick: onExport })),
   );

@@ -3,7 +3,7 @@
 // the scores [1, 0, 1, 2], an object as NaN) and, when a conversion throws
 // half-way through an argument list or an options object, leaks what it had
 // already converted (the struct, its strings). Every public function of
-// attn.js, train-ops.js and bench/measure.js checks here first.
+// attn.js, attn-check.js, train-ops.js and bench/measure.js checks here first.
 //
 // A refusal is an Error of the one convention (errors.js): .argument, kind
 // 'type', params {expected, got} (and max for too long a text); its sentence

@@ -1,5 +1,6 @@
-// Thin JS wrapper over the core's Embind API (the explainer's and the
-// checker's modules, cpp/wasm/). Arrays cross into wasm memory as one set()
+// Thin JS wrapper over the explainer's core module (and the benchmarks'
+// attention forward), cpp/wasm/; the checker's is attn-check.js, kept apart
+// so no widget's worker bundles it. Arrays cross into wasm memory as one set()
 // and come back as one slice(); every allocation is freed in `finally`. Every
 // fallible core call returns {error, argument, kind, params} (or a result
 // holding them): here a non-empty error becomes an Error whose .argument names
@@ -9,33 +10,10 @@
 // Module.HEAPF64 / HEAPF32 are re-read after each core call: a call may grow
 // the memory, which replaces the underlying buffer and detaches old views.
 //
-import { coreErrorOf } from './rpc.js';
-import {
-  requireBytes, requireNumber, requireNumbers, requireObject, requireString, typeError,
-} from './arg-types.js';
+import { requireNumber, requireNumbers, requireObject, requireString } from './arg-types.js';
+import { buildInfo, check, withAlloc } from './wasm-call.js';
 
 // Usage: const attn = createAttn(await loadModule('explain')); attn.softmaxStats([14, 10, 12], 8)
-
-/** Throws the core's error, if any, of a Status or a result holding one; returns r. */
-function check(r) {
-  if (!r.error) return r;
-  throw coreErrorOf(r);
-}
-
-/** Allocate `bytes` (at least 1) and run fn(ptr); always free. */
-function withAlloc(M, sizes, fn) {
-  const ptrs = [];
-  try {
-    for (const bytes of sizes) {
-      const p = M._malloc(Math.max(bytes, 8));
-      if (!p) throw new Error(`out of wasm memory (asked for ${bytes} bytes)`);
-      ptrs.push(p);
-    }
-    return fn(...ptrs);
-  } finally {
-    for (const p of ptrs) M._free(p);
-  }
-}
 
 // The wrapper checks its callers' types before anything reaches the core or
 // is allocated (arg-types.js): a string is not an array of scores ("1012"
@@ -241,50 +219,6 @@ function qkSummary(M, opts, samples) {
   }
 }
 
-/** @returns {{maxFileBytes, maxValues, maxHeads, maxSeqLen, maxDk}} the checker's limits, from the core */
-function checkLimits(M) {
-  return { ...M.checkLimits() };
-}
-
-/** @returns {{simd: boolean, dotKernel: string}} */
-function buildInfo(M) {
-  const r = M.buildInfo();
-  return { simd: r.simd, dotKernel: r.dotKernel };
-}
-
-/**
- * The checker of a user's q and k (cpp/core/checker/report.h): the bytes of one file
- * holding both, or of two files (q, then k), copied into wasm memory once and
- * checked in one call.
- * @param {{name: string, bytes: ArrayBuffer|Uint8Array}[]} files  one or two
- * @param {{divisor?: string, format?: string, q?: string, k?: string, sequences?: number}} [options]
- *   divisor the model uses ('sqrt', 'dk' or a number), format ('auto' picks by
- *   name, then by content), array names in an .npz / JSON object / CSV,
- *   sequences stacked in q and k (0: an .npz's "sequences" array, else 1)
- * @returns {object} the report, the same JSON as `attnlab check` prints
- */
-function checkTensors(M, files, options = {}) {
-  if (!Array.isArray(files) || files.length < 1 || files.length > 2) throw typeError('files', 'files', files);
-  for (const f of files) {
-    requireObject('files', f);
-    if (f.name !== undefined) requireString('name', f.name);
-    requireBytes('bytes', f.bytes);
-  }
-  requireObject('options', options);
-  for (const key of ['divisor', 'format', 'q', 'k']) if (options[key] !== undefined) requireString(key, options[key]);
-  if (options.sequences !== undefined) requireNumber('sequences', options.sequences);
-  const views = files.map((f) => (f.bytes instanceof Uint8Array ? f.bytes : new Uint8Array(f.bytes)));
-  return withAlloc(M, views.map((v) => v.length), (p1, p2 = 0) => {
-    views.forEach((v, i) => M.HEAPU8.set(v, i ? p2 : p1));
-    const r = check(M.checkTensors(p1, views[0].length, p2, views[1]?.length ?? 0, {
-      fileName: files[0].name ?? '', fileName2: files[1]?.name ?? '', format: options.format ?? 'auto',
-      divisor: options.divisor ?? 'sqrt', q: options.q ?? 'q', k: options.k ?? 'k',
-      sequences: options.sequences ?? 0,
-    }));
-    return JSON.parse(r.json);
-  });
-}
-
 /**
  * The core's API bound to one loaded Module. Every function throws Error(message)
  * when the core reports an error.
@@ -304,7 +238,5 @@ export function createAttn(M) {
     satDraw: (id, rows) => satDraw(M, id, rows),
     satClose: (id) => closeSession(id),
     qkSummary: (opts, samples) => qkSummary(M, opts, samples),
-    checkTensors: (files, options) => checkTensors(M, files, options),
-    checkLimits: () => checkLimits(M),
   };
 }

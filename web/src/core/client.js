@@ -1,14 +1,16 @@
-// Main-thread side of a core worker (worker.js): call(op, args) -> Promise of
-// the result. One worker per feature's module (explain, check), started on the
-// first call and started again after it dies or is stopped; every widget of a
-// page shares it. Where no worker can start (an embedding page's CSP without
-// worker-src blob:), the same ops run on the main thread, one op a task
-// (rpc.js connectLocal), and the client says so: mode() is 'worker' or
-// 'main-thread'. Ops and their args are those of createAttn() in attn.js,
-// e.g. call('softmaxStats', [[14, 10, 12], 8]). A rejected promise carries the
-// core's message as Error.message, the argument it named as .argument and the
-// error's .kind and .params; the sentences for readers (errors.js) have loaded
-// by then, so a widget can show readerError(e) at once.
+// Main-thread side of a core worker: call(op, args) -> Promise of the
+// result. One worker per feature's module, started on the first call and
+// started again after it dies or is stopped; every widget of a page shares
+// it. The explainer's (worker.js, over attn.js) is the default here; the
+// checker's (check-worker.js, over attn-check.js) is check-client.js. Where
+// no worker can start (an embedding page's CSP without worker-src blob:), the
+// same ops run on the main thread, one op a task (rpc.js connectLocal), and
+// the client says so: mode() is 'worker' or 'main-thread'. Ops and their args
+// are those of the feature's wrapper, e.g. call('softmaxStats', [[14, 10, 12], 8]).
+// A rejected promise carries the core's message as Error.message, the
+// argument it named as .argument and the error's .kind and .params; the
+// sentences for readers (errors.js) have loaded by then, so a widget can show
+// readerError(e) at once.
 import { buildFromSearch } from './build.js';
 import { loadErrorStrings } from './errors.js';
 import { connect, connectLocal } from './rpc.js';
@@ -17,11 +19,12 @@ import workerUrl from './worker.js?worker&url';
 
 /**
  * A client of its own core. `options.worker(name)` starts the worker (a test
- * may pass one that fails); `options.local()` gives the ops for the main thread.
+ * may pass one that fails); `options.local()` gives the ops for the main
+ * thread (a promise: loaded on first use). Both default to the explainer's.
  */
 export function createClient(feature, {
   worker = (name) => startWorker(workerUrl, name),
-  local = () => import('./ops.js').then((m) => m.createCoreOps()),
+  local = () => Promise.all([import('./ops.js'), import('./attn.js')]).then(([o, a]) => o.createCoreOps(a.createAttn)),
 } = {}) {
   let port = null;
   let mode = null;              // 'worker' | 'main-thread', once known
@@ -67,7 +70,7 @@ export function createClient(feature, {
   return {
     /**
      * Run one core op.
-     * @param {string} op  an op of createAttn() (attn.js), or 'buildInfo'
+     * @param {string} op  an op of the feature's wrapper (createAttn, createCheckAttn), e.g. 'buildInfo'
      * @param {unknown[]} [args]  positional arguments of that op
      * @param {Transferable[]} [transfer]  buffers to hand over instead of copying
      * @returns {Promise<any>}

@@ -45,6 +45,7 @@ defineStrings('coreerr', {
     'arg.count': 'The number of values',
     'arg.size': 'The file’s size in bytes',
     'arg.size2': 'The second file’s size in bytes',
+    'arg.size3': 'The scores file’s size in bytes',
     'arg.logEvery': 'The logging interval',
     'arg.batch': 'The batch size',
     'arg.lr': 'The learning rate',
@@ -75,6 +76,8 @@ defineStrings('coreerr', {
     'file.file': 'The file',
     'file.q': 'The data for q',
     'file.k': 'The data for k',
+    'file.logits': 'The data for the logits',
+    'file.probs': 'The data for the probabilities',
     // Where in a file.
     'at.pos': ' at position {at}',
     'at.field': ' at line {line}, field {field}',
@@ -152,7 +155,9 @@ defineStrings('coreerr', {
     probs_rows: 'A row of the probabilities sums to {sum}: each row must sum to 1 (within {tolerance}), or every row to one same number.',
     scores_both: 'The file holds both “logits” and “probs”: keep one of them.',
     npz_scores: 'Give the model’s logits or probabilities as an .npy, JSON or CSV file; an .npz holds its own array beside q and k.',
-    preset_dk: 'q and k have dₖ = {dk}, but the preset has dₖ = {preset_dk}.',
+    preset_dk: 'q and k have dₖ = {dk}, but preset {preset} has dₖ = {preset_dk}: choose a preset for this dₖ, or none.',
+    preset_divisor: 'A preset sets the divisor: give a preset or a divisor, not both.',
+    scores_twice: 'The .npz already holds its own “{in_file}” array: remove the separate file, or give q and k without it.',
   },
   zh: {
     'factor.dk': 'dₖ',
@@ -186,6 +191,7 @@ defineStrings('coreerr', {
     'arg.count': '值的个数',
     'arg.size': '文件的字节数',
     'arg.size2': '第二个文件的字节数',
+    'arg.size3': '分数文件的字节数',
     'arg.logEvery': '记录间隔',
     'arg.batch': '批大小',
     'arg.lr': '学习率',
@@ -214,6 +220,8 @@ defineStrings('coreerr', {
     'file.file': '该文件',
     'file.q': 'q 的数据',
     'file.k': 'k 的数据',
+    'file.logits': 'logits 的数据',
+    'file.probs': '概率的数据',
     'at.pos': '（位置 {at}）',
     'at.field': '（第 {line} 行第 {field} 个字段）',
     'at.column': '（第 {line} 行第 {column} 列）',
@@ -289,7 +297,9 @@ defineStrings('coreerr', {
     probs_rows: '概率的某一行之和为 {sum}：每行之和必须为 1（误差 {tolerance} 以内），或者所有行之和为同一个数。',
     scores_both: '文件中同时有 “logits” 和 “probs”：只保留其中一个。',
     npz_scores: '请把模型的 logits 或概率存为 .npy、JSON 或 CSV 文件；.npz 把它作为与 q、k 并列的数组保存。',
-    preset_dk: 'q 和 k 的 dₖ 是 {dk}，但该预设的 dₖ 是 {preset_dk}。',
+    preset_dk: 'q 和 k 的 dₖ 是 {dk}，但预设 {preset} 的 dₖ 是 {preset_dk}：请选择适合这个 dₖ 的预设，或不用预设。',
+    preset_divisor: '预设已决定除数：请只给预设或只给除数。',
+    scores_twice: '该 .npz 已自带 “{in_file}” 数组：请移除单独的文件，或给出不含它的 q 与 k。',
   },
 });
 
@@ -393,7 +403,7 @@ export function sentence(e) {
   if (p.name === undefined) values.name = argName(argument);  // else the array's name (missing_array)
   // q or k: the second file, or an array in one file (an .npz); an archive's own errors are the file's.
   const whole = kind === 'missing_array' || kind === 'duplicate' || kind === 'members';
-  values.file = t(`coreerr.file.${!whole && (argument === 'q' || argument === 'k') ? argument : 'file'}`);
+  values.file = t(`coreerr.file.${!whole && ['q', 'k', 'logits', 'probs'].includes(argument) ? argument : 'file'}`);
   values.where = where(p);
   try {
     return t(key, values);

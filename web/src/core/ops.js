@@ -1,18 +1,20 @@
-// The explainer core's ops, wherever they run: in the core worker (worker.js)
-// or, where a host page's CSP allows no worker, on the main thread (client.js).
-// init(feature, build) first; then every op of createAttn() (attn.js), once
-// the module has loaded.
+// A core's ops, wherever they run: in its worker (worker.js for the
+// explainer, check-worker.js for the checker) or, where a host page's CSP
+// allows no worker, on the main thread (client.js). init(feature, build)
+// first; then every op of the wrapper (createAttn of attn.js, createCheckAttn
+// of attn-check.js), once the module has loaded. The wrapper is passed in, so
+// each worker bundles its own page's wrapper and no other.
 import { loadModule } from './loader.js';
-import { createAttn } from './attn.js';
 
-export function createCoreOps() {
+/** @param {(M: object) => object} createWrapper  the feature's wrapper factory */
+export function createCoreOps(createWrapper) {
   let attnPromise = null;
   let feature = 'explain';
   let build = 'auto';
 
   function attn() {
     if (!attnPromise) {
-      attnPromise = loadModule(feature, build).then(createAttn);
+      attnPromise = loadModule(feature, build).then(createWrapper);
       // A failed load must not stick: the next request tries again.
       attnPromise.catch(() => {
         attnPromise = null;
@@ -28,6 +30,6 @@ export function createCoreOps() {
       return (await attn()).buildInfo();
     },
   };
-  for (const op of Object.keys(createAttn({}))) ops[op] = async (...args) => (await attn())[op](...args);
+  for (const op of Object.keys(createWrapper({}))) ops[op] = async (...args) => (await attn())[op](...args);
   return ops;
 }

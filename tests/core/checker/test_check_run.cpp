@@ -1,0 +1,91 @@
+// One check as the CLI and check.html run it (checker/check_run.h): a preset
+// sets the divisor, the d_k q and k must have and the soft-cap the fit undoes;
+// a divisor's text otherwise; the refusals name their argument and kind.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "base/argument_error.h"
+#include "checker/check_run.h"
+#include "sample_qk.h"
+
+namespace {
+
+attn::QkTensors sample(std::size_t dk) {
+  attn::SampleQkConfig c;
+  c.heads = 2;
+  c.n = 12;
+  c.dk = dk;
+  c.seed = 5;
+  return attn::sample_qk(c);
+}
+
+// The model's logits q·k / c (in double, then float), soft-capped when cap > 0.
+attn::Scores logits(const attn::QkTensors& t, double c, double cap) {
+  attn::Scores sc;
+  sc.kind = attn::ScoreKind::Logits;
+  sc.t.shape = {t.heads, t.n_q, t.n_k};
+  for (std::size_t h = 0; h < t.heads; ++h)
+    for (std::size_t i = 0; i < t.n_q; ++i)
+      for (std::size_t j = 0; j < t.n_k; ++j) {
+        double d = 0;
+        for (std::size_t p = 0; p < t.dk; ++p)
+          d += static_cast<double>(t.q[(h * t.n_q + i) * t.dk + p]) * t.k[(h * t.n_k + j) * t.dk + p];
+        const double l = d / c;
+        sc.t.data.push_back(static_cast<float>(cap > 0 ? cap * std::tanh(l / cap) : l));
+      }
+  return sc;
+}
+
+void require_error(const std::function<void()>& f, const std::string& argument, const std::string& kind) {
+  try {
+    f();
+    FAIL("expected an ArgumentError");
+  } catch (const attn::ArgumentError& e) {
+    CHECK(e.argument() == argument);
+    CHECK(e.kind() == kind);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a preset's divisor is named as the divisor's text would name it", "[check_run]") {
+  CHECK(attn::preset_divisor(attn::find_preset("gpt2")).label() == "sqrt");
+  CHECK(attn::preset_divisor(attn::find_preset("llama")).label() == "sqrt");
+  CHECK(attn::preset_divisor(attn::find_preset("mup")).label() == "dk");
+  CHECK(attn::preset_divisor(attn::find_preset("gemma2-27b")).resolve(128) == 12.0);
+  CHECK(attn::preset_divisor(attn::find_preset("t5")).resolve(64) == 1.0);
+}
+
+TEST_CASE("check_with: a preset's divisor, d_k and soft-cap, or a divisor otherwise", "[check_run]") {
+  const attn::QkTensors t = sample(128);
+  const attn::Scores capped = logits(t, 12, 50);
+  const attn::CheckReport r = attn::check_with(t, {"", "gemma2-27b"}, &capped);
+  CHECK(r.preset == "gemma2-27b");
+  REQUIRE(r.has_fit);
+  CHECK(r.expected.divisor == 12.0);
+  CHECK(r.expected.softcap == 50.0);
+  CHECK(r.head[0].divisors[r.model_divisor].value == 12.0);
+  for (const attn::HeadCheck& h : r.head) {
+    CHECK(h.fit.verdict == "expected");
+    CHECK(h.fit.c == Approx(12).epsilon(1e-5));
+  }
+  // The same logits without the preset: √128 expected, the cap not undone.
+  const attn::CheckReport plain = attn::check_with(t, {"sqrt", ""}, &capped);
+  CHECK(plain.preset.empty());
+  CHECK(plain.expected.softcap == 0);
+  CHECK(plain.head[0].fit.verdict != "expected");
+  CHECK_FALSE(attn::check_with(t, {"sqrt", ""}, nullptr).has_fit);
+}
+
+TEST_CASE("check_with and fail_scores_twice refuse with their argument and kind", "[check_run]") {
+  const attn::QkTensors t = sample(64);
+  require_error([&] { attn::check_with(t, {"", "gemma2-27b"}, nullptr); }, "preset", "preset_dk");
+  require_error([&] { attn::check_with(t, {"", "gpt3"}, nullptr); }, "preset", "choice");
+  require_error([&] { attn::check_with(t, {"sqrt", "gpt2"}, nullptr); }, "divisor", "preset_divisor");
+  require_error([&] { attn::check_with(t, {"", ""}, nullptr); }, "divisor", "divisor");
+  require_error([&] { attn::fail_scores_twice(attn::ScoreKind::Logits, attn::ScoreKind::Probs); }, "probs", "scores_twice");
+}

@@ -69,8 +69,9 @@ defineStrings('page', {
     'presets.heading': 'What real models divide by',
     'presets.intro':
       'Beyond √dₖ: each row is one model’s attention as its source states it, the head width dₖ, the number the scores are divided by and the soft-cap, if any (Gemma 2 turns every logit s into c·tanh(s / c)). Every other number is computed here by the C++ core for that setting, as for any other, with unit-variance q and k. “Show in the explorer” sets the saturation explorer above to the row’s dₖ and divisor.',
-    'presets.caption':
-      'Real models’ scales. Std of q·k / c over {draws} draws; largest probability and entropy (nats) of softmax rows of {n} keys, mean ± standard error over {rows} rows, seed {seed}, after the soft-cap. The command line prints the same numbers: attnlab saturation --preset NAME --n {n} --samples {rows} --seed {seed}.',
+    'presets.caption': 'Real models’ scales, computed for each',
+    'presets.how':
+      'Std of q·k / c over {draws} draws; largest probability and entropy (nats) of softmax rows of {n} keys, mean ± standard error over {rows} rows, seed {seed}, after the soft-cap. The command line prints the same numbers: attnlab saturation --preset NAME --n {n} --samples {rows} --seed {seed}.',
     'presets.col.model': 'Model',
     'presets.col.dk': 'dₖ',
     'presets.col.divisor': 'Divides by',
@@ -157,8 +158,9 @@ defineStrings('page', {
     'presets.heading': '真实模型除以什么',
     'presets.intro':
       '√dₖ 之外：每一行是一个模型的注意力，按其来源所写：头宽 dₖ、分数要除以的数，以及软上限（如有；Gemma 2 把每个 logit s 变为 c·tanh(s / c)）。其余每个数都由 C++ 核心针对该设置现场计算，与其他任何设置相同，q 与 k 为单位方差。“在探索器中查看”会把上方的饱和探索器设为该行的 dₖ 和除数。',
-    'presets.caption':
-      '真实模型的缩放。q·k / c 的标准差来自 {draws} 次抽样；{n} 个键的 softmax 行的最大概率与熵（nats）为 {rows} 行的均值 ± 标准误，随机种子 {seed}，已经过软上限。命令行给出相同的数：attnlab saturation --preset NAME --n {n} --samples {rows} --seed {seed}。',
+    'presets.caption': '真实模型的缩放，逐一计算',
+    'presets.how':
+      'q·k / c 的标准差来自 {draws} 次抽样；{n} 个键的 softmax 行的最大概率与熵（nats）为 {rows} 行的均值 ± 标准误，随机种子 {seed}，已经过软上限。命令行给出相同的数：attnlab saturation --preset NAME --n {n} --samples {rows} --seed {seed}。',
     'presets.col.model': '模型',
     'presets.col.dk': 'dₖ',
     'presets.col.divisor': '除以',

@@ -10,7 +10,7 @@
 // bytes an embedded widget's host pays.
 import { simd } from 'wasm-feature-detect';
 import { t } from './i18n.js';
-import { decimals, fixed, int, num } from './format.js';
+import { decimals, fixed, int, num, significant } from './format.js';
 import { h } from './dom.js';
 import { buildFromSearch } from './core/build.js';
 
@@ -61,8 +61,8 @@ export function divisorText(p) {
   return num(c, 6);
 }
 
-/** Mean ± standard error, both to `digits` decimals. */
-const meanSe = (x, digits) => `${fixed(x.mean, digits)} ± ${fixed(x.se, digits)}`;
+/** Mean to `digits` decimals ± its standard error to one significant digit (0.021 ± 0.0003, never ± 0). */
+const meanSe = (x, digits) => `${fixed(x.mean, digits)} ± ${significant(x.se, 1)}`;
 
 /** The saturation explorer's attributes for a preset: √d_k, d_k and 1 by name, else the number. */
 export function explorerDivisor(p) {
@@ -96,6 +96,7 @@ export function showInExplorer(el, p) {
 export function mount(section, explorer) {
   const status = section.querySelector('.presets-status');
   const wrap = section.querySelector('.presets-table');
+  const how = section.querySelector('.presets-how');
   const t5Note = section.querySelector('.presets-t5');
   let rows = [];
   let failed = false; // the module did not load or the core refused: a sentence, not its English
@@ -105,7 +106,9 @@ export function mount(section, explorer) {
       : rows.length ? '' : t('page.presets.loading');
     if (!rows.length) return;
     const cols = ['model', 'dk', 'divisor', 'cap', 'std', 'maxProb', 'entropy', 'source', 'try'];
-    const caption = h('caption', { text: t('page.presets.caption', { n: int(N_KEYS), rows: int(ROWS), draws: int(DRAWS), seed: int(SEED) }) });
+    // A short caption: a long one is as wide as the table, which scrolls on a narrow screen.
+    const caption = h('caption', { text: t('page.presets.caption') });
+    how.textContent = t('page.presets.how', { n: int(N_KEYS), rows: int(ROWS), draws: int(DRAWS), seed: int(SEED) });
     const head = h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: t(`page.presets.col.${c}`) }))));
     const body = h('tbody', {}, rows.map(({ p, sat, logits }) => {
       const show = h('button', { type: 'button', class: 'presets-show', 'data-preset': p.name, text: t('page.presets.show') });

@@ -3,10 +3,11 @@
 // the table shows, computed as for any other setting: the saturation
 // statistics `attnlab saturation --preset NAME --n N --samples R --seed S`
 // prints (saturation_point, soft-cap included), and the q·k Monte Carlo of
-// the logits with the preset's divisor and q's std at initialisation. A module
+// the logits with the preset's divisor (unit q, or q's std at initialisation). A module
 // of its own, loaded when the section nears the screen: the explainer's
 // module, which an embedded widget's host pays for first, links no soft-cap
 // and no preset table.
+#include <memory>
 #include <vector>
 
 #include "base/presets.h"
@@ -54,6 +55,35 @@ PresetSaturation preset_saturation(const std::string& name, double n, double sam
   });
 }
 
+// The same rows drawn in batches, so the page's main thread never runs one long
+// task (Gemma 2's 300 rows of 64 × 256 normals: 0.1-0.4 s in one call): the
+// core's session gives, for batches adding up to R rows, exactly
+// saturation_point's numbers for R.
+class PresetSaturationJs {
+ public:
+  Status configure(const std::string& name, double n, double seed) {
+    return guarded([&] {
+      session_.reset();  // a failed configure leaves no session behind
+      const Preset& p = find_preset(name);
+      session_ = std::make_unique<SaturationSession>(p.dk, size_arg("n", n, 1, limits::kMaxSeqLen), seed_arg(seed),
+                                                     &p.divisor, 1, p.softcap);
+    });
+  }
+  Status draw(double rows) {
+    return guarded([&] { require().draw(size_arg("rows", rows, 1, kMaxSaturationRows)); });
+  }
+  PresetSaturation stats() {
+    return result<PresetSaturation>([&](PresetSaturation& r) { r.stats = require().stats().at(0); });
+  }
+
+ private:
+  SaturationSession& require() {
+    if (!session_) throw ArgumentError("session", "state", "", "configure() must succeed before use");
+    return *session_;
+  }
+  std::unique_ptr<SaturationSession> session_;
+};
+
 struct PresetLogits {
   std::string error, argument, kind, params;
   double sigmaQ = 1;  // q's entries' std (1, or preset_query_std at init; k's is 1)
@@ -62,20 +92,39 @@ struct PresetLogits {
 
 // The logits q·k / divisor before any cap, for unit-variance k and q (or, with
 // at_init, q as the preset's initialisation leaves it: T5's std 1/√d_kv),
-// over `samples` draws.
-PresetLogits preset_logits(const std::string& name, double samples, double seed, bool at_init) {
-  return result<PresetLogits>([&](PresetLogits& r) {
-    const Preset& p = find_preset(name);
-    QkConfig c;
-    c.dk = p.dk;
-    c.divisor = p.divisor;
-    c.sigma_q = r.sigmaQ = at_init ? preset_query_std(p) : 1;
-    c.seed = seed_arg(seed);
-    QkSampler s(c);
-    s.draw(size_arg("samples", samples, 1, limits::kMaxSamples));
-    r.summary = s.summary();
-  });
-}
+// drawn in batches for the same reason as the saturation rows.
+class PresetLogitsJs {
+ public:
+  Status configure(const std::string& name, double seed, bool at_init) {
+    return guarded([&] {
+      sampler_.reset();  // a failed configure leaves no session behind
+      const Preset& p = find_preset(name);
+      QkConfig c;
+      c.dk = p.dk;
+      c.divisor = p.divisor;
+      c.sigma_q = sigma_q_ = at_init ? preset_query_std(p) : 1;
+      c.seed = seed_arg(seed);
+      sampler_ = std::make_unique<QkSampler>(c);
+    });
+  }
+  Status draw(double samples) {
+    return guarded([&] { require().draw(size_arg("samples", samples, 1, limits::kMaxSamples)); });
+  }
+  PresetLogits summary() {
+    return result<PresetLogits>([&](PresetLogits& r) {
+      r.summary = require().summary();
+      r.sigmaQ = sigma_q_;
+    });
+  }
+
+ private:
+  QkSampler& require() {
+    if (!sampler_) throw ArgumentError("session", "state", "", "configure() must succeed before use");
+    return *sampler_;
+  }
+  std::unique_ptr<QkSampler> sampler_;
+  double sigma_q_ = 1;
+};
 
 }  // namespace
 }  // namespace attn::wasm
@@ -96,6 +145,11 @@ EMSCRIPTEN_BINDINGS(attnlab_presets) {
   status_fields(saturation);
   saturation.field("stats", &PresetSaturation::stats);
   function("presetSaturation", &preset_saturation);
+  class_<PresetSaturationJs>("PresetSaturationSession")
+      .constructor<>()
+      .function("configure", &PresetSaturationJs::configure)
+      .function("draw", &PresetSaturationJs::draw)
+      .function("stats", &PresetSaturationJs::stats);
 
   value_object<QkSummary>("QkSummary")
       .field("samples", &QkSummary::samples)
@@ -107,5 +161,9 @@ EMSCRIPTEN_BINDINGS(attnlab_presets) {
   value_object<PresetLogits> logits("PresetLogits");
   status_fields(logits);
   logits.field("sigmaQ", &PresetLogits::sigmaQ).field("summary", &PresetLogits::summary);
-  function("presetLogits", &preset_logits);
+  class_<PresetLogitsJs>("PresetLogitsSession")
+      .constructor<>()
+      .function("configure", &PresetLogitsJs::configure)
+      .function("draw", &PresetLogitsJs::draw)
+      .function("summary", &PresetLogitsJs::summary);
 }

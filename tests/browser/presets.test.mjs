@@ -51,6 +51,16 @@ async function showTable(page) {
   await page.waitForFunction(() => document.getElementById('presets').dataset.ready === 'true', null, { timeout: 60_000 });
 }
 
+/** The logits session's summary after `draws` draws (in one batch: batches give the same numbers). */
+function logits(name, draws, seed, atInit) {
+  const s = new M.PresetLogitsSession();
+  s.configure(name, seed, atInit);
+  s.draw(draws);
+  const r = s.summary();
+  s.delete();
+  return r;
+}
+
 /** Each row: {name, label, cells: {col: text}, show, lab}. */
 const readRows = (page) => page.$$eval('#presets tbody tr', (trs) => trs.map((tr) => ({
   name: tr.dataset.preset,
@@ -78,7 +88,7 @@ function checkNumbers(rows, lang) {
       assert.ok(Math.abs(mean - sat[k].mean) <= 0.0005 + 1e-12, `${what} ${k}: ${r.cells[k]} vs ${sat[k].mean}`);
       assert.ok(Math.abs(se - sat[k].se) <= 0.5 * 10 ** Math.floor(Math.log10(sat[k].se)) + 1e-15, `${what} ${k} se: ${r.cells[k]} vs ${sat[k].se}`);
     }
-    const std = Math.sqrt(M.presetLogits(p.name, DRAWS, SEED, false).summary.scaledVar);
+    const std = Math.sqrt(logits(p.name, DRAWS, SEED, false).summary.scaledVar);
     const shown = Number(r.cells.std.replace(/,/g, ''));
     assert.ok(Math.abs(shown - std) <= 0.005 * std, `${what} std: ${r.cells.std} vs ${std}`);
     assert.ok(Math.abs(std - Math.sqrt(p.dk) / p.divisor) <= 0.05 * std, `${what}: std near √d_k / c`);
@@ -120,8 +130,10 @@ describe('What real models divide by', { timeout: TIMEOUT * 6 }, () => {
       cols: t.querySelectorAll('thead th[scope=col]').length, rows: t.querySelectorAll('tbody th[scope=row]').length,
     }));
     assert.deepEqual(shape, { cols: 9, rows: rows.length });
+    assert.equal(await page.$eval('#presets [role=region]', (r) => document.getElementById(r.getAttribute('aria-labelledby'))?.tagName), 'CAPTION',
+      'the scroll box is named by the caption, not the section\'s heading (landmarks need distinct names)');
     // T5: divides by 1, yet its initialisation gives Var(q·k) ≈ 1, computed.
-    const t5 = M.presetLogits('t5', DRAWS, SEED, true);
+    const t5 = logits('t5', DRAWS, SEED, true);
     const note = await page.$eval('#presets .presets-t5', (p) => p.textContent);
     assert.ok(note.includes(`is ${t5.summary.scaledVar.toFixed(3)} over`), `the T5 note cites the variance at init: ${note}`);
     assert.ok(Math.abs(t5.summary.scaledVar - 1) < 0.1, `T5 at init: Var ${t5.summary.scaledVar}`);

@@ -1,7 +1,7 @@
 // The presets' wasm module (cpp/wasm/presets_bindings.cpp), which the
 // explainer's "What real models divide by" table runs: its presets() is
 // `attnlab presets`, its presetSaturation is `attnlab saturation --preset`
-// number for number, and its presetLogits agree with the closed form
+// number for number (also drawn in batches by its session), and its logits session agrees with the closed form
 // Var(q·k / c) = d_k σ_q² / c² (T5 at initialisation: 1), in both builds.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +14,22 @@ const cli = (args) => {
   return JSON.parse(r.stdout);
 };
 const PRESETS = cli(['presets']).presets;
+
+/** The logits session's summary after drawing `batches` (sizes) from seed. */
+function logits(M, name, seed, atInit, batches) {
+  const s = new M.PresetLogitsSession();
+  try {
+    const c = s.configure(name, seed, atInit);
+    if (c.error) return c;
+    for (const b of batches) {
+      const d = s.draw(b);
+      if (d.error) return d;
+    }
+    return s.summary();
+  } finally {
+    s.delete();
+  }
+}
 
 for (const variant of ['simd', 'scalar']) {
   describe(`presets module (${variant})`, () => {
@@ -41,6 +57,19 @@ for (const variant of ['simd', 'scalar']) {
       }
     });
 
+    test('PresetSaturationSession: batches adding up to R rows give presetSaturation at R, exactly; draw before configure is refused', () => {
+      for (const p of PRESETS) {
+        const s = new M.PresetSaturationSession();
+        assert.equal(s.draw(10).kind, 'state');
+        assert.equal(s.configure(p.name, 64, 1).error, '');
+        for (const rows of [50, 50, 100, 7, 93]) assert.equal(s.draw(rows).error, '');
+        assert.deepEqual(s.stats(), M.presetSaturation(p.name, 64, 300, 1), p.name);
+        assert.equal(s.configure('nope', 64, 1).argument, 'preset');
+        assert.equal(s.stats().kind, 'state', 'a failed configure leaves no session');
+        s.delete();
+      }
+    });
+
     test('the soft-cap is applied: a capped preset differs from its divisor alone, and n = 1 gives max p 1, entropy 0', () => {
       const capped = M.presetSaturation('gemma2-2b', 64, 100, 3).stats;
       const bare = cli(['saturation', '--dk', '256', '--divisor', '16', '--n', '64', '--samples', '100', '--seed', '3']);
@@ -50,9 +79,9 @@ for (const variant of ['simd', 'scalar']) {
       assert.equal(one.entropy.mean, 0);
     });
 
-    test('presetLogits: Var(q·k / c) = d_k / c² for unit q and k, and T5 at initialisation has variance about 1', () => {
+    test('PresetLogitsSession: Var(q·k / c) = d_k / c² for unit q and k, and T5 at initialisation has variance about 1', () => {
       for (const p of PRESETS) {
-        const r = M.presetLogits(p.name, 4000, 1, false);
+        const r = logits(M, p.name, 1, false, [4000]);
         assert.equal(r.error, '');
         assert.equal(r.sigmaQ, 1);
         const theory = p.dk / p.divisor ** 2;
@@ -60,14 +89,14 @@ for (const variant of ['simd', 'scalar']) {
         // Monte Carlo within 4 standard errors of the closed form.
         const se = r.summary.varStderr / p.divisor ** 2;
         assert.ok(Math.abs(r.summary.scaledVar - theory) <= 4 * se, `${p.name}: ${r.summary.scaledVar} vs ${theory} (se ${se})`);
-        const init = M.presetLogits(p.name, 4000, 1, true);
+        const init = logits(M, p.name, 1, true, [1000, 3000]);
         if (p.init === 't5') {
           assert.equal(init.sigmaQ, 1 / Math.sqrt(p.dk));
           assert.ok(Math.abs(init.summary.theoryScaledVar - 1) <= 1e-12);
           assert.ok(Math.abs(init.summary.scaledVar - 1) <= 4 * init.summary.varStderr, `t5 at init: ${init.summary.scaledVar}`);
           assert.ok(r.summary.theoryScaledVar === 64, 'T5 with unit q: Var = d_k = 64');
         } else {
-          assert.deepEqual(init, r, `${p.name}: its initialisation leaves q at unit variance`);
+          assert.deepEqual(init, r, `${p.name}: its initialisation leaves q at unit variance (and batches give one draw's numbers)`);
         }
       }
     });
@@ -77,14 +106,19 @@ for (const variant of ['simd', 'scalar']) {
       assert.equal(bad.argument, 'preset');
       assert.equal(bad.kind, 'choice');
       assert.match(bad.error, /gemma2-27b/);
-      assert.equal(M.presetLogits('nope', 10, 0, false).kind, 'choice');
+      assert.equal(logits(M, 'nope', 0, false, [10]).kind, 'choice');
+      const s = new M.PresetLogitsSession();
+      assert.equal(s.draw(10).kind, 'state', 'draw before configure');
+      assert.equal(s.summary().kind, 'state');
+      s.delete();
       for (const [n, samples, arg] of [[0, 10, 'n'], [64, 0, 'samples'], [64, 2.5, 'samples'], [NaN, 10, 'n'], [64, 2e6, 'samples']]) {
         const r = M.presetSaturation('gpt2', n, samples, 0);
         assert.equal(r.argument, arg, `n ${n} samples ${samples}`);
         assert.equal(r.kind, 'range');
       }
-      assert.equal(M.presetLogits('gpt2', 0, 0, false).argument, 'samples');
-      assert.equal(M.presetLogits('gpt2', 1e8, 0, false).argument, 'samples');
+      assert.equal(logits(M, 'gpt2', 0, false, [0]).argument, 'samples');
+      assert.equal(logits(M, 'gpt2', 0, false, [1e8]).argument, 'samples');
+      assert.equal(logits(M, 'gpt2', 0, false, [2.5]).argument, 'samples');
     });
   });
 }

@@ -21,11 +21,11 @@ emcmake cmake -S "$ROOT" -B "$BUILD_WASM" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD_WASM" -j "$JOBS"
 
 # The site imports the modules from web/src/wasm (not committed: built output).
-# One module per feature and build (explain, lab, check, bench x simd, scalar);
+# One module per feature and build (explain, lab, check, bench, presets x simd, scalar);
 # old names are cleared so a stale module cannot be bundled.
 mkdir -p "$WEB/src/wasm"
 rm -f "$WEB/src/wasm/"attn*.js "$WEB/src/wasm/"attn*.wasm
-for f in explain lab check bench; do
+for f in explain lab check bench presets; do
   for v in simd scalar; do
     cp "$BUILD_WASM/cpp/attnlab_${f}_$v.js" "$BUILD_WASM/cpp/attnlab_${f}_$v.wasm" "$WEB/src/wasm/"
   done

@@ -42,7 +42,7 @@ test('the SIMD build holds f32x4 multiply and add in the dot kernel', () => {
 });
 
 test('every SIMD module holds f32x4 multiply-adds; the explainer\'s and the lab\'s kernels are there', () => {
-  for (const feature of ['explain', 'lab', 'check', 'bench']) {
+  for (const feature of ['explain', 'lab', 'check', 'bench', 'presets']) {
     const lines = [...functions(feature, 'simd').values()].flat();
     assert.ok(lines.length > 1000, `${feature}: disassembled`);
     const count = (re) => lines.filter((l) => re.test(l)).length;
@@ -72,7 +72,7 @@ test('the SIMD build holds f32x4 code in the score tile, the key packing and the
 });
 
 test('the scalar builds have no SIMD instruction at all', () => {
-  for (const feature of ['explain', 'lab', 'check', 'bench'])
+  for (const feature of ['explain', 'lab', 'check', 'bench', 'presets'])
     for (const [name, lines] of functions(feature, 'scalar'))
       assert.ok(!lines.some((l) => /v128|f32x4|i32x4/.test(l)), `${feature}: ${name} uses SIMD`);
   assert.ok(functions('explain', 'scalar').size > 100, 'the scalar module was disassembled');

@@ -14,6 +14,7 @@ import * as buildInfo from './widgets/build-info.js';
 import * as training from './page-training.js';
 import * as hero from './hero.js';
 import { loadInTurn } from './stagger.js';
+import { whenNear } from './dom.js';
 import './seen.js';
 
 const byId = (id) => document.getElementById(id);
@@ -26,6 +27,11 @@ const widgets = [
   hero.mount(byId('hero'), client),
 ];
 onLangChange(() => widgets.forEach((w) => w.relabel()));
+// "What real models divide by": its code and its wasm module (the presets')
+// load when the section nears the screen, so the first load holds neither.
+const presets = byId('presets');
+if (presets) whenNear(presets, () => import('./presets-table.js')
+  .then((m) => widgets.push(m.mount(presets, document.querySelector('attn-saturation')))));
 // Sections 1-5's figures, one task each (stagger.js). The seed's table comes
 // last: its numbers, the core's answer after it is defined, then mean every
 // widget is there (a reader or a test waiting for them finds the others too).

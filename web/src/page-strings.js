@@ -66,6 +66,31 @@ defineStrings('page', {
       'After {steps} steps at dₖ = {dk}: divided by √dₖ = {root}, held-out loss {lossS} and accuracy {accS}; unscaled, loss {lossU} and accuracy {accU}. Neither run is ahead on both.',
     'training.result.both90': 'Training accuracy first reached 90% at step {s} with √dₖ and at step {u} unscaled.',
     'training.result.only90': 'With √dₖ, training accuracy reached 90% at step {s}; the unscaled run never did.',
+    'presets.heading': 'What real models divide by',
+    'presets.intro':
+      'Beyond √dₖ: each row is one model’s attention as its source states it, the head width dₖ, the number the scores are divided by and the soft-cap, if any (Gemma 2 turns every logit s into c·tanh(s / c)). Every other number is computed here by the C++ core for that setting, as for any other, with unit-variance q and k. “Show in the explorer” sets the saturation explorer above to the row’s dₖ and divisor.',
+    'presets.caption': 'Real models’ scales, computed for each',
+    'presets.how':
+      'Std of q·k / c over {draws} draws; largest probability and entropy (nats) of softmax rows of {n} keys, mean ± standard error over {rows} rows, seed {seed}, after the soft-cap. The command line prints the same numbers: attnlab saturation --preset NAME --n {n} --samples {rows} --seed {seed}.',
+    'presets.col.model': 'Model',
+    'presets.col.dk': 'dₖ',
+    'presets.col.divisor': 'Divides by',
+    'presets.col.cap': 'Soft-cap',
+    'presets.col.std': 'Std of q·k / c',
+    'presets.col.maxProb': 'Largest probability',
+    'presets.col.entropy': 'Entropy',
+    'presets.col.source': 'Source',
+    'presets.col.try': 'Try it',
+    'presets.noDivision': '1 (no division)',
+    'presets.none': 'none',
+    'presets.show': 'Show in the explorer',
+    'presets.lab': 'Train it in the lab',
+    'presets.loading': 'The C++ core is computing the table…',
+    'presets.failed': 'The table could not be computed in this browser.',
+    'presets.t5':
+      '{label} divides by 1, and with unit-variance q its logits would have std {unit}, as in its row. But its initialisation gives W_Q the std (d_model·d_kv)^-1/2, so q’s entries start with std {sq} = 1/√{dk}, and the variance of q·k at initialisation is {v} over {draws} draws (closed form {th}): about 1, although it divides by nothing. The 1/√dₖ sits in the initialiser, the seed’s initialisation checkpoint done once; training can then move it.',
+    'presets.capNote':
+      'The explorer draws no soft-cap: for Gemma 2 it shows the divisor alone, while the table’s numbers include the cap.',
     embedLink: 'Embed these widgets in your own pages',
   },
   zh: {
@@ -130,6 +155,31 @@ defineStrings('page', {
       '在 dₖ = {dk} 下训练 {steps} 步后：除以 √dₖ = {root} 时，留出集损失 {lossS}、准确率 {accS}；不缩放时，损失 {lossU}、准确率 {accU}。两者都没有在两项上同时领先。',
     'training.result.both90': '训练准确率首次达到 90% 的步数：除以 √dₖ 为第 {s} 步，不缩放为第 {u} 步。',
     'training.result.only90': '除以 √dₖ 时，训练准确率在第 {s} 步达到 90%；不缩放的模型始终没有达到。',
+    'presets.heading': '真实模型除以什么',
+    'presets.intro':
+      '√dₖ 之外：每一行是一个模型的注意力，按其来源所写：头宽 dₖ、分数要除以的数，以及软上限（如有；Gemma 2 把每个 logit s 变为 c·tanh(s / c)）。其余每个数都由 C++ 核心针对该设置现场计算，与其他任何设置相同，q 与 k 为单位方差。“在探索器中查看”会把上方的饱和探索器设为该行的 dₖ 和除数。',
+    'presets.caption': '真实模型的缩放，逐一计算',
+    'presets.how':
+      'q·k / c 的标准差来自 {draws} 次抽样；{n} 个键的 softmax 行的最大概率与熵（nats）为 {rows} 行的均值 ± 标准误，随机种子 {seed}，已经过软上限。命令行给出相同的数：attnlab saturation --preset NAME --n {n} --samples {rows} --seed {seed}。',
+    'presets.col.model': '模型',
+    'presets.col.dk': 'dₖ',
+    'presets.col.divisor': '除以',
+    'presets.col.cap': '软上限',
+    'presets.col.std': 'q·k / c 的标准差',
+    'presets.col.maxProb': '最大概率',
+    'presets.col.entropy': '熵',
+    'presets.col.source': '来源',
+    'presets.col.try': '试一试',
+    'presets.noDivision': '1（不除）',
+    'presets.none': '无',
+    'presets.show': '在探索器中查看',
+    'presets.lab': '在实验室中训练',
+    'presets.loading': 'C++ 核心正在计算此表……',
+    'presets.failed': '此浏览器无法计算这张表。',
+    'presets.t5':
+      '{label} 除以 1；若 q 为单位方差，其 logit 的标准差会是 {unit}，如其所在行所示。但它的初始化让 W_Q 的标准差为 (d_model·d_kv)^-1/2，于是 q 的分量起始标准差为 {sq} = 1/√{dk}，初始化时 q·k 的方差为 {v}（{draws} 次抽样；闭式解 {th}）：约为 1，尽管它什么也不除。1/√dₖ 放在了初始化里，相当于把“初始化检查点”一次做完；之后训练可以改变它。',
+    'presets.capNote':
+      '探索器不画软上限：对 Gemma 2，它只显示除数的作用，而表中的数已包含软上限。',
     embedLink: '在你自己的网页中嵌入这些组件',
   },
 });

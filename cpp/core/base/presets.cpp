@@ -34,6 +34,10 @@ const std::vector<Preset>& presets() {
   return table;
 }
 
+double preset_query_std(const Preset& p) {
+  return std::string_view(p.init) == "t5" ? 1 / std::sqrt(static_cast<double>(p.dk)) : 1;
+}
+
 const Preset& find_preset(std::string_view name) {
   std::string names;
   for (const Preset& p : presets()) {

@@ -23,6 +23,12 @@ struct Preset {
 // Every preset, in the order `attnlab presets` prints them.
 const std::vector<Preset>& presets();
 
+// The standard deviation of q's entries at initialisation for unit-variance
+// inputs, as the preset's init leaves it: T5's W_Q has std (d_model·d_kv)^-1/2
+// over d_model inputs, so q_i has variance 1/d_kv (the 1/√d_k is in W_Q, not
+// the divisor); every other preset keeps the seed's unit-variance q.
+double preset_query_std(const Preset& p);
+
 // The preset of that name; throws ArgumentError (argument "preset", kind
 // "choice", with the names) when there is none.
 const Preset& find_preset(std::string_view name);

@@ -45,3 +45,16 @@ TEST_CASE("presets: names are unique, every field is filled, an unknown name is 
     CHECK(std::string(e.what()).find("gemma2-27b") != std::string::npos);
   }
 }
+
+TEST_CASE("presets: q's std at initialisation is 1 but for T5, whose W_Q carries the 1/sqrt(d_k)") {
+  for (const attn::Preset& p : attn::presets()) {
+    const double s = attn::preset_query_std(p);
+    if (std::string(p.init) == "t5") {
+      // Var(q_i) = d_model · 1/(d_model·d_kv) = 1/d_kv; with divisor 1, Var(q·k) = d_kv · 1/d_kv = 1.
+      CHECK(std::abs(s * s * static_cast<double>(p.dk) - 1) < 1e-15);
+      CHECK(s == 0.125);  // t5-base: d_kv 64
+    } else {
+      CHECK(s == 1.0);
+    }
+  }
+}

@@ -90,6 +90,24 @@ test('NumPy-written .npz: √d_model instead of √d_k, and a causal mask seen a
   rejects([FIX('logits_dmodel.npz'), '--logits', FIX('logits_dmodel.npz')], "already holds its 'logits' array");
 });
 
+// The issue's own cases: 8 heads of d_k 64 divided by √d_model = √512 = 22.6,
+// and logits soft-capped after the divisor (not q·k / c for any c).
+test('--logits: 8 heads × d_k 64 divided by √512 = 22.6 is the head-width bug; soft-capped logits are not q·k / c', () => {
+  const t = qk(8, 16, 64, 21);
+  const w = report([t.q, t.k, '--logits', write('w512.npy', t.s.map((x) => x / Math.sqrt(512)), [t.H, t.n, t.n])]);
+  assert.equal(w.heads.length, 8);
+  for (const h of w.heads) {
+    assert.equal(h.scale_fit.verdict, 'width');
+    close(h.scale_fit.c, Math.sqrt(512), 1e-5 * Math.sqrt(512), 'c');
+    assert.match(h.scale_fit.sentence, /^divides by 22\.6 ≈ √512 = √d_model \(8 heads × d_k 64\): the head width should be used/);
+  }
+  const capped = report([t.q, t.k, '--logits', write('cap2.npy', t.s.map((x) => 2 * Math.tanh(x / 8 / 2)), [t.H, t.n, t.n])]);
+  for (const h of capped.heads) {
+    assert.equal(h.scale_fit.verdict, 'not_qk', h.scale_fit.sentence);
+    assert.ok(h.scale_fit.residual > 0.02);
+  }
+});
+
 test('--logits and --probs files: c = 8, 1, 64 and the sentences; no scores: scale_fit is null', () => {
   const t = qk(2, 16, 64, 11);
   const cases = [

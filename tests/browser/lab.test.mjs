@@ -19,6 +19,7 @@ globalThis.location ??= { search: '', href: 'http://localhost/' };
 globalThis.navigator ??= { languages: ['en'], language: 'en' };
 const { inLang } = await import(path.join(ROOT, 'web/src/i18n.js'));
 const { sentence } = await import(path.join(ROOT, 'web/src/core/error-strings.js'));
+const { createCheckAttn } = await import(path.join(ROOT, 'web/src/core/attn-check.js'));
 
 const TIMEOUT = 600_000;
 let server;
@@ -30,7 +31,7 @@ before(async () => {
   server = await startPreview();
   browser = await launch(server.origin);
   core = await loadWasm('lab', 'simd');
-  checker = await loadWasm('check', 'simd');
+  checker = createCheckAttn(await loadWasm('check', 'simd'));
 });
 
 after(async () => {
@@ -89,17 +90,8 @@ function zipNames(bytes) {
 }
 
 function checkNpz(bytes) {
-  const p = checker._malloc(bytes.length);
-  try {
-    checker.HEAPU8.set(bytes, p);
-    // sequences 0: the count the .npz stores (each query against its own sequence's keys).
-    const r = checker.checkTensors(p, bytes.length, 0, 0,
-      { fileName: 'qk.npz', fileName2: '', format: 'auto', divisor: 'sqrt', q: 'q', k: 'k', sequences: 0 });
-    assert.equal(r.error, '');
-    return JSON.parse(r.json);
-  } finally {
-    checker._free(p);
-  }
+  // sequences 0: the count the .npz stores (each query against its own sequence's keys).
+  return checker.checkTensors([{ name: 'qk.npz', bytes }], { divisor: 'sqrt', sequences: 0 });
 }
 
 test('lab.html: strict CSP, every control labelled, both languages with the same keys', async () => {

@@ -197,9 +197,14 @@ function onComparison(type, { run, first } = {}) {
     case 'done':
       cards.setState(run);
       cards.render(run);
-      scheduleRedraw();
+      scheduleRedraw(true);  // a run's end is drawn at once, not after reduced motion's 500 ms gap
       break;
     case 'finished':
+      // The curves are whole before the status says done (with reduced motion
+      // the last redraw could otherwise come up to 500 ms after it).
+      clearTimeout(redrawTimer);
+      redrawTimer = 0;
+      redraw();
       status.dataset.totalMs = cmp.totalMs.toFixed(0);
       pauseButton.disabled = true;
       status.dataset.state = 'done';

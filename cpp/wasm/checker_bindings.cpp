@@ -12,6 +12,7 @@
 #include "checker/qk_input.h"
 #include "checker/report.h"
 #include "glue.h"
+#include "presets_js.h"
 
 using namespace emscripten;
 
@@ -72,27 +73,10 @@ CheckResult check_tensors(std::uintptr_t data, double size, std::uintptr_t data2
 
 // Every preset (base/presets.h) as `attnlab presets` prints it: the page's
 // preset list and each one's numbers and source come from here.
-std::string check_presets() {
-  JsonOut j;
-  j.open('{');
-  j.open("presets", '[');
-  for (const Preset& p : presets()) {
-    j.open('{');
-    j.str("name", p.name);
-    j.str("label", p.label);
-    j.integer("dk", p.dk);
-    j.num("divisor", p.divisor);
-    j.num("softcap", p.softcap > 0 ? p.softcap : NAN);  // null: none (num writes a non-finite as null)
-    j.str("rule", p.rule);
-    j.key("init");
-    if (*p.init) j.str(p.init);
-    else j.num(NAN);
-    j.str("source", p.source);
-    j.close('}');
-  }
-  j.close(']');
-  j.close('}');
-  return j.s;
+val check_presets() {
+  val r = val::object();
+  r.set("presets", presets_val());
+  return r;
 }
 
 // The limits the page states and checks before it reads a file.

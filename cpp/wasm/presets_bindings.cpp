@@ -15,29 +15,13 @@
 #include "explain/qk_sampler.h"
 #include "explain/saturation.h"
 #include "glue.h"
+#include "presets_js.h"
 
 using namespace emscripten;
 
 namespace attn::wasm {
 namespace {
 
-// [{name, label, dk, divisor, softcap (null: none), rule, init (null or "t5"), source}].
-val presets_js() {
-  val out = val::array();
-  for (const Preset& p : presets()) {
-    val o = val::object();
-    o.set("name", std::string(p.name));
-    o.set("label", std::string(p.label));
-    o.set("dk", static_cast<double>(p.dk));
-    o.set("divisor", p.divisor);
-    o.set("softcap", p.softcap > 0 ? val(p.softcap) : val::null());
-    o.set("rule", std::string(p.rule));
-    o.set("init", *p.init ? val(std::string(p.init)) : val::null());
-    o.set("source", std::string(p.source));
-    out.call<void>("push", o);
-  }
-  return out;
-}
 
 struct PresetSaturation {
   std::string error, argument, kind, params;
@@ -133,7 +117,7 @@ EMSCRIPTEN_BINDINGS(attnlab_presets) {
   using namespace attn;
   using namespace attn::wasm;
 
-  function("presets", &presets_js);
+  function("presets", &presets_val);
 
   value_object<MeanSe>("MeanSe").field("mean", &MeanSe::mean).field("se", &MeanSe::se);
   value_object<SaturationStats>("SaturationStats")

@@ -8,6 +8,7 @@
 
 #include "base/presets.h"
 #include "glue.h"
+#include "presets_js.h"
 #include "train/optimizer.h"
 #include "train/train_config.h"
 #include "train/trainer.h"
@@ -68,24 +69,6 @@ struct CapRange {
 };
 CapRange train_cap_range() { return {}; }
 
-// The core's presets (base/presets.h), as `attnlab presets` lists them:
-// [{name, label, dk, divisor, softcap (null: none), rule, init (null or "t5"), source}].
-val train_presets() {
-  val out = val::array();
-  for (const Preset& p : presets()) {
-    val o = val::object();
-    o.set("name", std::string(p.name));
-    o.set("label", std::string(p.label));
-    o.set("dk", static_cast<double>(p.dk));
-    o.set("divisor", p.divisor);
-    o.set("softcap", p.softcap > 0 ? val(p.softcap) : val::null());
-    o.set("rule", std::string(p.rule));
-    o.set("init", *p.init ? val(std::string(p.init)) : val::null());
-    o.set("source", std::string(p.source));
-    out.call<void>("push", o);
-  }
-  return out;
-}
 
 struct InitResult {
   std::string error, argument, kind, params;
@@ -231,7 +214,7 @@ EMSCRIPTEN_BINDINGS(attnlab_train) {
       .field("initBandLow", &TrainLimits::initBandLow)
       .field("initBandHigh", &TrainLimits::initBandHigh);
   function("trainLimits", &train_limits_js);
-  function("trainPresets", &train_presets);
+  function("trainPresets", &presets_val);
   value_object<CapRange>("CapRange").field("lo", &CapRange::lo).field("hi", &CapRange::hi);
   function("trainCapRange", &train_cap_range);
 

@@ -64,7 +64,7 @@ function checkTensors(M, files, options = {}) {
 
 /** @returns {{presets: object[]}} every preset as `attnlab presets` prints it (base/presets.h) */
 function checkPresets(M) {
-  return JSON.parse(M.checkPresets());
+  return M.checkPresets();
 }
 
 /**

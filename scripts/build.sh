@@ -20,15 +20,24 @@ log "wasm build (build/wasm)"
 emcmake cmake -S "$ROOT" -B "$BUILD_WASM" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD_WASM" -j "$JOBS"
 
+# The relaxed-SIMD build (FMA), in a tree of its own: emcc's clang 14 emits a
+# pre-standard relaxed_madd opcode, so this tree compiles and links with
+# Debian's clang 19 and lld 19 (emcc's EM_*_ADD_VERSION; see cpp/CMakeLists.txt).
+log "wasm relaxed-SIMD build (build/wasm-relaxed)"
+(export EM_LLVM_ADD_VERSION=19 EM_CLANG_ADD_VERSION=19
+ emcmake cmake -S "$ROOT" -B "$BUILD_WASM_RELAXED" -DCMAKE_BUILD_TYPE=Release -DATTN_WASM_VARIANTS=relaxed >/dev/null
+ cmake --build "$BUILD_WASM_RELAXED" -j "$JOBS")
+
 # The site imports the modules from web/src/wasm (not committed: built output).
-# One module per feature and build (explain, lab, check, bench, presets x simd, scalar);
-# old names are cleared so a stale module cannot be bundled.
+# One module per feature and build (explain, lab, check, bench, presets x
+# relaxed, simd, scalar); old names are cleared so a stale module cannot be bundled.
 mkdir -p "$WEB/src/wasm"
 rm -f "$WEB/src/wasm/"attn*.js "$WEB/src/wasm/"attn*.wasm
 for f in explain lab check bench presets; do
   for v in simd scalar; do
     cp "$BUILD_WASM/cpp/attnlab_${f}_$v.js" "$BUILD_WASM/cpp/attnlab_${f}_$v.wasm" "$WEB/src/wasm/"
   done
+  cp "$BUILD_WASM_RELAXED/cpp/attnlab_${f}_relaxed.js" "$BUILD_WASM_RELAXED/cpp/attnlab_${f}_relaxed.wasm" "$WEB/src/wasm/"
 done
 
 log "site build (web/dist)"

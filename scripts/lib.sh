@@ -2,6 +2,7 @@
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_NATIVE="$ROOT/build/native"
 BUILD_WASM="$ROOT/build/wasm"
+BUILD_WASM_RELAXED="$ROOT/build/wasm-relaxed"
 WEB="$ROOT/web"
 # Debian's em++ 3.1.6 finds its JS optimizer's modules (acorn) only here.
 export NODE_PATH=/usr/share/nodejs

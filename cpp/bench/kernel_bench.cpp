@@ -47,6 +47,10 @@ void check_case(const Case& c) {
     check_size("n", c.n, 1, 1u << 24);
   } else if (c.kernel == "peak") {
     check_size("n", c.n, 1, 1u << 24);  // rounds of 16 multiply-adds per call
+#if defined(__wasm_relaxed_simd__)
+  } else if (c.kernel == "fma_peak") {
+    check_size("n", c.n, 1, 1u << 24);  // rounds of 12 fused multiply-adds per call
+#endif
   } else if (c.kernel == "train") {
     // the default configuration; n and d are unused (n = 1 by convention)
   } else if (c.kernel == "train_converged") {
@@ -68,6 +72,9 @@ double flops(const Case& c) {
   const double n = static_cast<double>(c.n), d = static_cast<double>(c.d);
   if (c.kernel == "dot") return 2.0 * n;
   if (c.kernel == "peak") return n * mul_add_peak_flops_per_round();
+#if defined(__wasm_relaxed_simd__)
+  if (c.kernel == "fma_peak") return n * fma_peak_flops_per_round();
+#endif
   if (c.kernel == "qk") return 2.0 * n * n * d;
   if (is_training_case(c)) return 0.0;
   return 4.0 * n * n * d;
@@ -89,6 +96,14 @@ double run_seconds(const Case& c, std::size_t iters) {
     g_sink += acc;
     return t;
   }
+#if defined(__wasm_relaxed_simd__)
+  if (c.kernel == "fma_peak") {
+    float acc = 0;
+    const double t = time_loop(iters, [&] { acc += fma_peak(c.n); });
+    g_sink += acc;
+    return t;
+  }
+#endif
   if (c.kernel == "train") {
     // Set-up (init, the init checkpoint) stays outside the timed loop.
     Trainer trainer{TrainConfig{}};

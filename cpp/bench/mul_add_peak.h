@@ -15,4 +15,13 @@ float mul_add_peak(std::size_t iters);
 // Flops of one round: 14 multiply-adds (a multiply and an add) x lanes x 2.
 double mul_add_peak_flops_per_round();
 
+#if defined(__wasm_relaxed_simd__)
+// The fused ceiling of the relaxed-SIMD build, beside the one above in the
+// same run: `iters` rounds of 12 f32x4.relaxed_madd in independent chains.
+float fma_peak(std::size_t iters);
+
+// Flops of one round: 12 fused multiply-adds x 4 lanes x 2.
+double fma_peak_flops_per_round();
+#endif
+
 }  // namespace attn::bench

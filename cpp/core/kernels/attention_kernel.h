@@ -20,13 +20,22 @@ void attention_f32__scalar(const float* q, const float* k, const float* v, Atten
 // so their scores (4 x m floats) stay in L1 between the three passes: 4x8
 // score tiles, vector exp softmax, and W·V with 4 rows x 8 columns = 8 f32x4
 // accumulators held across all m keys (V read once per 4 rows).
+// The relaxed-SIMD build names it __wasmrelaxedsimd (fused multiply-adds in
+// both tiles and the exp polynomial).
+#if defined(__wasm_relaxed_simd__)
+void attention_f32__wasmrelaxedsimd(const float* q, const float* k, const float* v, AttentionDims s,
+                                    float scale, float* w, float* o);
+#else
 void attention_f32__wasmsimd(const float* q, const float* k, const float* v, AttentionDims s,
                              float scale, float* w, float* o);
+#endif
 #endif
 
 inline void attention_f32(const float* q, const float* k, const float* v, AttentionDims s,
                           float scale, float* w, float* o) {
-#if defined(__wasm_simd128__)
+#if defined(__wasm_relaxed_simd__)
+  attention_f32__wasmrelaxedsimd(q, k, v, s, scale, w, o);
+#elif defined(__wasm_simd128__)
   attention_f32__wasmsimd(q, k, v, s, scale, w, o);
 #else
   attention_f32__scalar(q, k, v, s, scale, w, o);

@@ -51,14 +51,19 @@ void weighted_sum(const float* w, std::size_t ldw, const float* v, std::size_t m
 
 }  // namespace
 
+#if defined(__wasm_relaxed_simd__)
+void attention_f32__wasmrelaxedsimd(const float* q, const float* k, const float* v, AttentionDims s,
+                                    float scale, float* w, float* o) {
+#else
 void attention_f32__wasmsimd(const float* q, const float* k, const float* v, AttentionDims s,
                              float scale, float* w, float* o) {
+#endif
   const float* panels = simd::pack_key_panels(k, s.m, s.dk);  // once for all rows
   for (std::size_t i = 0; i < s.n; i += 4) {
     const std::size_t rows = std::min<std::size_t>(4, s.n - i);
     float* wi = w + i * s.m;
     simd::score_rows_from_panels(q + i * s.dk, rows, panels, s.m, s.dk, scale, wi, s.m);
-    for (std::size_t r = 0; r < rows; ++r) softmax_row_f32__wasmsimd(wi + r * s.m, s.m);
+    for (std::size_t r = 0; r < rows; ++r) softmax_row_f32(wi + r * s.m, s.m);
     float* oi = o + i * s.dv;
     switch (rows) {
       case 4: weighted_sum<4>(wi, s.m, v, s.m, s.dv, oi, s.dv); break;

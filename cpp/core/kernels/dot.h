@@ -11,13 +11,21 @@ namespace attn {
 // for bit (tests/core/kernels/test_dot.cpp holds them to it in the wasm build).
 float dot_f32__scalar(const float* a, const float* b, std::size_t n);
 
-#if defined(__wasm_simd128__)
 // 4 independent f32x4 accumulators (16 floats a step), then an explicit tail.
+// The same source twice: the relaxed-SIMD build (-mrelaxed-simd) names it
+// __wasmrelaxedsimd_, where each multiply-add is one f32x4.relaxed_madd (so
+// not the scalar twin's bits: tests hold it to a double oracle with the
+// bound of its sum), and the SIMD128 build names it __wasmsimd_.
+#if defined(__wasm_relaxed_simd__)
+float dot_f32__wasmrelaxedsimd_acc4(const float* a, const float* b, std::size_t n);
+#elif defined(__wasm_simd128__)
 float dot_f32__wasmsimd_acc4(const float* a, const float* b, std::size_t n);
 #endif
 
 inline float dot_f32(const float* a, const float* b, std::size_t n) {
-#if defined(__wasm_simd128__)
+#if defined(__wasm_relaxed_simd__)
+  return dot_f32__wasmrelaxedsimd_acc4(a, b, n);
+#elif defined(__wasm_simd128__)
   return dot_f32__wasmsimd_acc4(a, b, n);
 #else
   return dot_f32__scalar(a, b, n);
@@ -26,7 +34,9 @@ inline float dot_f32(const float* a, const float* b, std::size_t n) {
 
 // Which dot kernel dot_f32() runs, for the page and the CLI to report.
 inline const char* dot_f32_kernel_name() {
-#if defined(__wasm_simd128__)
+#if defined(__wasm_relaxed_simd__)
+  return "dot_f32__wasmrelaxedsimd_acc4";
+#elif defined(__wasm_simd128__)
   return "dot_f32__wasmsimd_acc4";
 #else
   return "dot_f32__scalar";

@@ -31,13 +31,22 @@ void matmul_f32__scalar(MatmulA a, const float* b, std::size_t ldb, float* c, st
 // Register tiles of 2 rows x 16 columns: 8 f32x4 accumulators, 4 loads of B
 // and 2 splats of A = 14 live v128 values, inside V8's 16 xmm registers.
 // Then 2 x 4 and 1-row tiles, and a scalar loop for the last n % 4 columns.
+// The relaxed-SIMD build names it __wasmrelaxedsimd_: each multiply-add one
+// relaxed_madd, so its sums are not the twin's bits (tests: a double oracle).
+#if defined(__wasm_relaxed_simd__)
+void matmul_f32__wasmrelaxedsimd_2x16(MatmulA a, const float* b, std::size_t ldb, float* c,
+                                      std::size_t ldc, MatmulDims d, bool accumulate);
+#else
 void matmul_f32__wasmsimd_2x16(MatmulA a, const float* b, std::size_t ldb, float* c,
                                std::size_t ldc, MatmulDims d, bool accumulate);
+#endif
 #endif
 
 inline void matmul_f32(MatmulA a, const float* b, std::size_t ldb, float* c, std::size_t ldc,
                        MatmulDims d, bool accumulate) {
-#if defined(__wasm_simd128__)
+#if defined(__wasm_relaxed_simd__)
+  matmul_f32__wasmrelaxedsimd_2x16(a, b, ldb, c, ldc, d, accumulate);
+#elif defined(__wasm_simd128__)
   matmul_f32__wasmsimd_2x16(a, b, ldb, c, ldc, d, accumulate);
 #else
   matmul_f32__scalar(a, b, ldb, c, ldc, d, accumulate);
@@ -45,7 +54,9 @@ inline void matmul_f32(MatmulA a, const float* b, std::size_t ldb, float* c, std
 }
 
 inline const char* matmul_f32_kernel_name() {
-#if defined(__wasm_simd128__)
+#if defined(__wasm_relaxed_simd__)
+  return "matmul_f32__wasmrelaxedsimd_2x16";
+#elif defined(__wasm_simd128__)
   return "matmul_f32__wasmsimd_2x16";
 #else
   return "matmul_f32__scalar";

@@ -52,8 +52,13 @@ inline void column_block(MatmulA a, const float* b, std::size_t ldb, float* c, s
 
 }  // namespace
 
+#if defined(__wasm_relaxed_simd__)
+void matmul_f32__wasmrelaxedsimd_2x16(MatmulA a, const float* b, std::size_t ldb, float* c,
+                                      std::size_t ldc, MatmulDims d, bool accumulate) {
+#else
 void matmul_f32__wasmsimd_2x16(MatmulA a, const float* b, std::size_t ldb, float* c,
                                std::size_t ldc, MatmulDims d, bool accumulate) {
+#endif
   const std::size_t n16 = d.n - d.n % 16, n4 = d.n - d.n % 4;
   if (d.k == 0 && !accumulate) {  // no slab below would clear C
     for (std::size_t i = 0; i < d.m; ++i)

@@ -16,8 +16,15 @@ void qk_scores_f32__scalar(const float* q, const float* k, std::size_t n, std::s
 // and broadcasts q[r][p] for 4 rows: 6 loads feed 8 f32x4 multiply-adds, and each
 // score's sum runs over p in order, so the result equals the scalar twin's bit
 // for bit. No horizontal sums (a 2x4 dot-product tile spent ~10% on them at d = 64).
+// The relaxed-SIMD build names it __wasmrelaxedsimd_ (each multiply-add one
+// relaxed_madd: not the twin's bits, held to a double oracle instead).
+#if defined(__wasm_relaxed_simd__)
+void qk_scores_f32__wasmrelaxedsimd_4x8(const float* q, const float* k, std::size_t n, std::size_t m,
+                                        std::size_t d, float scale, float* s);
+#else
 void qk_scores_f32__wasmsimd_4x8(const float* q, const float* k, std::size_t n, std::size_t m,
                                  std::size_t d, float scale, float* s);
+#endif
 
 namespace simd {
 // Its inner part, which the fused attention kernel reuses: scores of `rows`
@@ -31,7 +38,9 @@ void score_rows_from_panels(const float* q, std::size_t rows, const float* panel
 
 inline void qk_scores_f32(const float* q, const float* k, std::size_t n, std::size_t m,
                           std::size_t d, float scale, float* s) {
-#if defined(__wasm_simd128__)
+#if defined(__wasm_relaxed_simd__)
+  qk_scores_f32__wasmrelaxedsimd_4x8(q, k, n, m, d, scale, s);
+#elif defined(__wasm_simd128__)
   qk_scores_f32__wasmsimd_4x8(q, k, n, m, d, scale, s);
 #else
   qk_scores_f32__scalar(q, k, n, m, d, scale, s);

@@ -55,8 +55,13 @@ void score_rows_from_panels(const float* q, std::size_t rows, const float* panel
 
 }  // namespace simd
 
+#if defined(__wasm_relaxed_simd__)
+void qk_scores_f32__wasmrelaxedsimd_4x8(const float* q, const float* k, std::size_t n, std::size_t m,
+                                        std::size_t d, float scale, float* s) {
+#else
 void qk_scores_f32__wasmsimd_4x8(const float* q, const float* k, std::size_t n, std::size_t m,
                                  std::size_t d, float scale, float* s) {
+#endif
   const float* panels = simd::pack_key_panels(k, m, d);
   for (std::size_t i = 0; i < n; i += 4)
     simd::score_rows_from_panels(q + i * d, std::min<std::size_t>(4, n - i), panels, m, d, scale, s + i * m, m);

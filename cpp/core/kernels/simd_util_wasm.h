@@ -23,6 +23,16 @@ inline float hmax(v128_t a) {
   return wasm_f32x4_extract_lane(c, 0);
 }
 
-inline v128_t madd(v128_t acc, v128_t a, v128_t b) { return wasm_f32x4_add(acc, wasm_f32x4_mul(a, b)); }
+// acc + a·b. In the relaxed-SIMD build (-mrelaxed-simd) one f32x4.relaxed_madd,
+// which the engine runs as a fused multiply-add where the CPU has one (one
+// rounding, so not the scalar twin's bits) and as mul then add where it has
+// not; in the SIMD128 build a separate mul and add, rounded as the twin rounds.
+inline v128_t madd(v128_t acc, v128_t a, v128_t b) {
+#if defined(__wasm_relaxed_simd__)
+  return wasm_f32x4_relaxed_madd(a, b, acc);
+#else
+  return wasm_f32x4_add(acc, wasm_f32x4_mul(a, b));
+#endif
+}
 
 }  // namespace attn::simd

@@ -4,7 +4,8 @@
 #   scripts/test.sh                    every layer
 #   scripts/test.sh native node ...    only the layers named:
 #     native    the Catch2 suite, built natively (CTest)
-#     wasm      the same suite compiled to wasm with SIMD128, run by Node (CTest)
+#     wasm      the same suite compiled to wasm with SIMD128, and with relaxed SIMD
+#               (Node's --experimental-wasm-relaxed-simd), run by Node (CTest)
 #     node      node --test tests/node/: the CLI and the wasm modules
 #     browser   node --test tests/browser/: the pages in headless Chromium
 #     sanitize  the Catch2 suite under ASan + UBSan (build/asan)
@@ -41,6 +42,7 @@ native_cases_all_registered() {
 run native   "Catch2 cases all registered"       native_cases_all_registered
 run native   "Catch2, native"                    ctest --test-dir "$BUILD_NATIVE" --output-on-failure -j "$JOBS"
 run wasm     "Catch2, wasm (SIMD128) under Node" ctest --test-dir "$BUILD_WASM" --output-on-failure
+run wasm     "Catch2, wasm (relaxed SIMD) under Node" ctest --test-dir "$BUILD_WASM_RELAXED" --output-on-failure
 run node     "CLI and wasm modules (node --test)" node --test "$ROOT/tests/node/"
 run browser  "browser (headless Chromium)"       node --test --test-concurrency=1 "$ROOT/tests/browser/"
 # The Catch2 suite once more under AddressSanitizer + UndefinedBehaviorSanitizer,

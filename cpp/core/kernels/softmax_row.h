@@ -45,19 +45,13 @@ inline float exp_f32_nonpositive(float x) {
 // W·V product after it never multiplies one.
 void softmax_row_f32__scalar(float* x, std::size_t n);
 
-#if defined(__wasm_relaxed_simd__)
-// The relaxed-SIMD build: the polynomial's multiply-adds fused (relaxed_madd),
-// so its exp is not the twin's bits; tests hold it to std::exp.
-void softmax_row_f32__wasmrelaxedsimd(float* x, std::size_t n);
-#elif defined(__wasm_simd128__)
+#if defined(__wasm_simd128__)
 // Vector max, vector exp (same polynomial, 4 lanes), vector scale.
 void softmax_row_f32__wasmsimd(float* x, std::size_t n);
 #endif
 
 inline void softmax_row_f32(float* x, std::size_t n) {
-#if defined(__wasm_relaxed_simd__)
-  softmax_row_f32__wasmrelaxedsimd(x, n);
-#elif defined(__wasm_simd128__)
+#if defined(__wasm_simd128__)
   softmax_row_f32__wasmsimd(x, n);
 #else
   softmax_row_f32__scalar(x, n);

@@ -1,5 +1,4 @@
-// Compiled only where the target has WASM SIMD128 (em++ -msimd128); with
-// -mrelaxed-simd too, the exp's multiply-adds are fused (mul_add, nmul_add).
+// Compiled only where the target has WASM SIMD128 (em++ -msimd128).
 #include "kernels/softmax_row.h"
 
 #if defined(__wasm_simd128__)
@@ -9,27 +8,8 @@ namespace attn {
 
 namespace {
 
-// a·b + c and c - a·b: in the SIMD128 build a separate mul and add/sub (the
-// scalar twin's roundings, operands in its order); in the relaxed build one
-// relaxed_madd / relaxed_nmadd (fused where the CPU has FMA).
-inline v128_t mul_add(v128_t a, v128_t b, v128_t c) {
-#if defined(__wasm_relaxed_simd__)
-  return wasm_f32x4_relaxed_madd(a, b, c);
-#else
-  return wasm_f32x4_add(wasm_f32x4_mul(a, b), c);
-#endif
-}
-inline v128_t nmul_add(v128_t a, v128_t b, v128_t c) {
-#if defined(__wasm_relaxed_simd__)
-  return wasm_f32x4_relaxed_nmadd(a, b, c);
-#else
-  return wasm_f32x4_sub(c, wasm_f32x4_mul(a, b));
-#endif
-}
-
 // exp_f32_nonpositive, four lanes at a time, the same operations in the same
-// order (so the same bits in every lane; in the relaxed build each a·b + c is
-// rounded once instead of twice), in two halves: the range reduction
+// order (so the same bits in every lane), in two halves: the range reduction
 // (x -> r and 2^n) and the polynomial. The softmax runs each half as its own
 // pass over a chunk of the row: one exp is a chain of about 20 dependent
 // operations, too long for the CPU to overlap more than two or three of them,
@@ -46,10 +26,10 @@ inline Reduced exp4_reduce(v128_t x) {
   // f32x4.nearest + i32x4.trunc_sat_f32x4_s into a dozen x64 instructions; this
   // is one add and one subtract.
   const v128_t magic = wasm_f32x4_splat(12582912.0f);
-  const v128_t t = mul_add(x, wasm_f32x4_splat(1.44269504f), magic);
+  const v128_t t = wasm_f32x4_add(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504f)), magic);
   const v128_t n = wasm_f32x4_sub(t, magic);
-  v128_t r = nmul_add(n, wasm_f32x4_splat(0.693359375f), x);
-  r = nmul_add(n, wasm_f32x4_splat(-2.12194440e-4f), r);
+  v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
+  r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
   // t's bits are 0x4B400000 + n; shifted left by 23 the constant part drops
   // out, leaving (n + 127) << 23 = 2^n (n in [-127, 0]; -127 gives 0.0f).
   return {r, wasm_i32x4_shl(wasm_i32x4_add(t, wasm_i32x4_splat(127)), 23)};
@@ -58,21 +38,20 @@ inline Reduced exp4_reduce(v128_t x) {
 inline v128_t exp4_finish(v128_t r, v128_t pow2n) {
   const v128_t r2 = wasm_f32x4_mul(r, r);
   const v128_t r4 = wasm_f32x4_mul(r2, r2);
-  const v128_t pa = mul_add(wasm_f32x4_splat(1.9875691500e-4f), r, wasm_f32x4_splat(1.3981999507e-3f));
-  const v128_t pb = mul_add(wasm_f32x4_splat(8.3334519073e-3f), r, wasm_f32x4_splat(4.1665795894e-2f));
-  const v128_t pc = mul_add(wasm_f32x4_splat(1.6666665459e-1f), r, wasm_f32x4_splat(5.0000001201e-1f));
-  const v128_t p = mul_add(pa, r4, mul_add(pb, r2, pc));
-  const v128_t y = wasm_f32x4_add(mul_add(p, r2, r), wasm_f32x4_splat(1.0f));
+  const v128_t pa = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(1.9875691500e-4f), r),
+                                   wasm_f32x4_splat(1.3981999507e-3f));
+  const v128_t pb = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(8.3334519073e-3f), r),
+                                   wasm_f32x4_splat(4.1665795894e-2f));
+  const v128_t pc = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(1.6666665459e-1f), r),
+                                   wasm_f32x4_splat(5.0000001201e-1f));
+  const v128_t p = wasm_f32x4_add(wasm_f32x4_mul(pa, r4), wasm_f32x4_add(wasm_f32x4_mul(pb, r2), pc));
+  const v128_t y = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(p, r2), r), wasm_f32x4_splat(1.0f));
   return wasm_f32x4_mul(y, pow2n);
 }
 
 }  // namespace
 
-#if defined(__wasm_relaxed_simd__)
-void softmax_row_f32__wasmrelaxedsimd(float* x, std::size_t n) {
-#else
 void softmax_row_f32__wasmsimd(float* x, std::size_t n) {
-#endif
   // 1. max
   std::size_t i = 0;
   v128_t vmax = wasm_f32x4_splat(x[0]);

@@ -7,14 +7,17 @@ namespace {
 
 struct BuildInfo {
   bool simd = false;
+  std::string build;  // "relaxed" | "simd" | "scalar": the footers' one source
   std::string dotKernel;
 };
 
 BuildInfo build_info() {
-#if defined(__wasm_simd128__)
-  return {true, dot_f32_kernel_name()};
+#if defined(__wasm_relaxed_simd__)
+  return {true, "relaxed", dot_f32_kernel_name()};
+#elif defined(__wasm_simd128__)
+  return {true, "simd", dot_f32_kernel_name()};
 #else
-  return {false, dot_f32_kernel_name()};
+  return {false, "scalar", dot_f32_kernel_name()};
 #endif
 }
 
@@ -29,6 +32,8 @@ EMSCRIPTEN_BINDINGS(attnlab_common) {
       .field("argument", &Status::argument)
       .field("kind", &Status::kind)
       .field("params", &Status::params);
-  value_object<BuildInfo>("BuildInfo").field("simd", &BuildInfo::simd).field("dotKernel", &BuildInfo::dotKernel);
+  value_object<BuildInfo>("BuildInfo").field("simd", &BuildInfo::simd)
+      .field("build", &BuildInfo::build)
+      .field("dotKernel", &BuildInfo::dotKernel);
   function("buildInfo", &build_info);
 }

@@ -38,7 +38,7 @@ test('the SIMD build holds f32x4 multiply and add in the dot kernel', () => {
   assert.match(body, /f32x4\.mul/);
   assert.match(body, /f32x4\.add/);
   assert.match(body, /v128\.load/);
-  assert.deepEqual(simd.buildInfo(), { simd: true, dotKernel: 'dot_f32__wasmsimd_acc4' });
+  assert.deepEqual(simd.buildInfo(), { simd: true, build: 'simd', dotKernel: 'dot_f32__wasmsimd_acc4' });
 });
 
 test('every SIMD module holds f32x4 multiply-adds; the explainer\'s and the lab\'s kernels are there', () => {
@@ -76,7 +76,29 @@ test('the scalar builds have no SIMD instruction at all', () => {
     for (const [name, lines] of functions(feature, 'scalar'))
       assert.ok(!lines.some((l) => /v128|f32x4|i32x4/.test(l)), `${feature}: ${name} uses SIMD`);
   assert.ok(functions('explain', 'scalar').size > 100, 'the scalar module was disassembled');
-  assert.deepEqual(scalar.buildInfo(), { simd: false, dotKernel: 'dot_f32__scalar' });
+  assert.deepEqual(scalar.buildInfo(), { simd: false, build: 'scalar', dotKernel: 'dot_f32__scalar' });
+});
+
+// The relaxed build: fused multiply-adds in every module, none in the SIMD128
+// and scalar builds (their sums stay the CLI's bits). Node 20 validates it
+// only behind --experimental-wasm-relaxed-simd, so its buildInfo() is read in
+// a child process with the flag.
+test('the relaxed build holds f32x4.relaxed_madd in every module and names itself; SIMD128 has none', () => {
+  for (const feature of ['explain', 'lab', 'check', 'bench', 'presets']) {
+    const lines = [...functions(feature, 'relaxed').values()].flat();
+    assert.ok(lines.filter((l) => /f32x4\.relaxed_madd/.test(l)).length >= 4, `${feature}: relaxed_madd`);
+    const simdLines = [...functions(feature, 'simd').values()].flat();
+    assert.ok(!simdLines.some((l) => /relaxed/.test(l)), `${feature}: the SIMD128 build has no relaxed instruction`);
+  }
+  const fns = functions('bench', 'relaxed');
+  const name = [...fns.keys()].find((n) => n.startsWith('attn::dot_f32__wasmrelaxedsimd_acc4('));
+  assert.ok(name, 'dot_f32__wasmrelaxedsimd_acc4 is in the module');
+  assert.match(fns.get(name).join('\n'), /f32x4\.relaxed_madd/);
+  const script = `const { loadWasm } = await import(${JSON.stringify(new URL('./paths.mjs', import.meta.url).href)});
+    const M = await loadWasm('explain', 'relaxed'); console.log(JSON.stringify(M.buildInfo()));`;
+  const r = spawnSync(process.execPath, ['--experimental-wasm-relaxed-simd', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { simd: true, build: 'relaxed', dotKernel: 'dot_f32__wasmrelaxedsimd_acc4' });
 });
 
 // Copies arrays into wasm memory, runs f(pointers...), frees them.

@@ -446,6 +446,6 @@ const showFooter = () => (byId('check-footer').textContent = footer());
 showFooter();
 onLangChange(showFooter);
 client.call('buildInfo').then(
-  (info) => (footer = () => t('check.footerReady', { build: info.simd ? 'SIMD128' : 'scalar' })),
+  (info) => (footer = () => t('check.footerReady', { build: t(`check.build.${info.build}`) })),
   (e) => (footer = () => t('check.failed', { message: e.message })),
 ).then(showFooter);

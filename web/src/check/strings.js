@@ -130,6 +130,9 @@ defineStrings('check', {
     cliNote: 'The same report from the command line: attnlab check qk.npz [--divisor sqrt|dk|X | --preset NAME] [--logits FILE | --probs FILE] prints it as JSON.',
     back: 'Back to the explanation',
     footerReady: 'Computed in your browser by the C++ core compiled to WebAssembly ({build} build). Nothing is sent to a server.',
+    'build.relaxed': 'relaxed SIMD (FMA)',
+    'build.simd': 'SIMD128',
+    'build.scalar': 'scalar',
     footerLoading: 'Loading the WebAssembly core…',
   },
   zh: {
@@ -257,6 +260,9 @@ defineStrings('check', {
     cliNote: '命令行给出同样的报告：attnlab check qk.npz [--divisor sqrt|dk|X | --preset NAME] [--logits FILE | --probs FILE] 以 JSON 输出。',
     back: '返回讲解页',
     footerReady: '由编译为 WebAssembly 的 C++ 核心在你的浏览器中计算（{build} 版本），不会向服务器发送任何数据。',
+    'build.relaxed': 'relaxed SIMD（FMA）',
+    'build.simd': 'SIMD128',
+    'build.scalar': '标量（scalar）',
     footerLoading: '正在加载 WebAssembly 计算核心…',
   },
 });

@@ -389,7 +389,7 @@ let buildInfo = null;
 let loadError = null;
 function footer() {
   byId('lab-footer').textContent = loadError ? t('lab.footer.failed', { message: loadError })
-    : buildInfo ? t('lab.footer.ready', { build: buildInfo.simd ? 'SIMD128' : t('lab.footer.scalar'), kernel: buildInfo.kernel, cores: COMPARE_WORKERS })
+    : buildInfo ? t('lab.footer.ready', { build: t(`lab.footer.${buildInfo.build}`), kernel: buildInfo.kernel, cores: COMPARE_WORKERS })
       : t('lab.footer.loading');
 }
 

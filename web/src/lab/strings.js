@@ -262,6 +262,8 @@ defineStrings('lab', {
     'footer.loading': 'Loading the WebAssembly core…',
     'footer.ready': 'Every number on this page is computed in your browser by the C++ core compiled to WebAssembly ({build} build, kernel {kernel}), in up to {cores} workers. Nothing is sent to a server.',
     'footer.scalar': 'scalar',
+    'footer.simd': 'SIMD128',
+    'footer.relaxed': 'relaxed SIMD (FMA)',
     'footer.failed': 'The WebAssembly core could not be loaded: {message}',
   },
   zh: {
@@ -522,6 +524,8 @@ defineStrings('lab', {
     'footer.loading': '正在加载 WebAssembly 计算核心…',
     'footer.ready': '本页的每个数字都由编译为 WebAssembly 的 C++ 核心在你的浏览器中计算（{build} 版本，内核 {kernel}），最多使用 {cores} 个 worker，不会向服务器发送任何数据。',
     'footer.scalar': '标量',
+    'footer.simd': 'SIMD128',
+    'footer.relaxed': 'relaxed SIMD（FMA）',
     'footer.failed': '无法加载 WebAssembly 计算核心：{message}',
   },
 });

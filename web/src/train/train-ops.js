@@ -233,7 +233,7 @@ export function createTrainOps(emit, options = {}) {
       }
       const info = M.buildInfo();
       warmUp();
-      return { simd: info.simd, kernel: info.dotKernel };
+      return { simd: info.simd, build: info.build, kernel: info.dotKernel };
     },
     // One throwaway session: the core's message and argument for each options object.
     async validate(list) {

@@ -1,5 +1,5 @@
-// Footer line: which wasm build runs (SIMD128 or scalar, from the core's own
-// buildInfo()) and that all computing happens in the browser; the dot
+// Footer line: which wasm build runs (relaxed SIMD, SIMD128 or scalar, from
+// the core's own buildInfo()) and that all computing happens in the browser; the dot
 // kernel's name goes in data-kernel only.
 // mount(element, client) -> {relabel()}
 import { defineStrings, t } from '../i18n.js';
@@ -11,6 +11,7 @@ defineStrings('build', {
       'Every number on this page is computed in your browser by the C++ core compiled to WebAssembly ({build} build). Nothing is sent to a server.',
     failed: 'The WebAssembly core could not be loaded: {message}',
     simd: 'SIMD128',
+    relaxed: 'relaxed SIMD (FMA)',
     scalar: 'scalar',
   },
   zh: {
@@ -19,6 +20,7 @@ defineStrings('build', {
       '本页的每个数字都由编译为 WebAssembly 的 C++ 核心在你的浏览器中计算（{build} 版本），不会向服务器发送任何数据。',
     failed: '无法加载 WebAssembly 计算核心：{message}',
     simd: 'SIMD128',
+    relaxed: 'relaxed SIMD（FMA）',
     scalar: '标量（scalar）',
   },
 });
@@ -31,9 +33,9 @@ export function mount(root, client) {
     if (error) root.textContent = t('build.failed', { message: error });
     else if (!info) root.textContent = t('build.loading');
     else
-      root.textContent = t('build.ready', { build: t(info.simd ? 'build.simd' : 'build.scalar') });
+      root.textContent = t('build.ready', { build: t(`build.${info.build}`) });
     // The dot kernel's name is for tests and the curious (devtools), not the reader's text.
-    root.dataset.build = info ? (info.simd ? 'simd' : 'scalar') : '';
+    root.dataset.build = info ? info.build : '';
     root.dataset.kernel = info?.dotKernel ?? '';
   }
 

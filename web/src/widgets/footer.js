@@ -49,7 +49,7 @@ export function footer(el, embedding, client) {
     if (!embedding.on) return;
     status.dataset.state = error ? 'failed' : info ? 'ready' : 'loading';
     status.textContent = error ? t('embed.coreFailed', { message: error })
-      : info ? t(client.mode() === 'main-thread' ? 'embed.readyMain' : 'embed.readyWorker', { build: t(info.simd ? 'embed.simd' : 'embed.scalar') })
+      : info ? t(client.mode() === 'main-thread' ? 'embed.readyMain' : 'embed.readyWorker', { build: t(`embed.${info.build}`) })
         : t('embed.loading');
   };
   if (embedding.on) {

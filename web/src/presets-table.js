@@ -26,6 +26,7 @@ export const DRAWS = 4000;
 export const SEED = 1;
 
 const MODULES = {
+  relaxed: () => import('./wasm/attnlab_presets_relaxed.js'),
   simd: () => import('./wasm/attnlab_presets_simd.js'),
   scalar: () => import('./wasm/attnlab_presets_scalar.js'),
 };

@@ -1,15 +1,15 @@
-// The one place the wasm build is chosen from the page URL: ?build=simd or
-// ?build=scalar forces one, anything else is 'auto' (SIMD128 where the browser
-// validates it). Read on the main thread, since a worker cannot see the page
+// The one place the wasm build is chosen from the page URL: ?build=relaxed,
+// ?build=simd or ?build=scalar forces one, anything else is 'auto' (SIMD128
+// where the browser validates it; see loader.js for why auto stops there). Read on the main thread, since a worker cannot see the page
 // URL, and sent to the worker that loads the module (loader.js). Kept apart
 // from loader.js so a page's own bundle holds no loader code.
-export const BUILDS = ['auto', 'simd', 'scalar'];
+export const BUILDS = ['auto', 'relaxed', 'simd', 'scalar'];
 
 // An embedded widget does not read its host's URL (embed/runtime.js turns this off).
 export const buildFromUrl = { on: true };
 
-/** 'simd' | 'scalar' | 'auto' from a search string (defaults to this page's). */
+/** 'relaxed' | 'simd' | 'scalar' | 'auto' from a search string (defaults to this page's). */
 export function buildFromSearch(search = buildFromUrl.on ? globalThis.location?.search ?? '' : '') {
   const b = new URLSearchParams(search).get('build');
-  return b === 'simd' || b === 'scalar' ? b : 'auto';
+  return b === 'relaxed' || b === 'simd' || b === 'scalar' ? b : 'auto';
 }

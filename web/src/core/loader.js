@@ -1,30 +1,38 @@
 // Loads one feature's C++ core module (Emscripten, ES module) once: the
-// SIMD128 build where the browser validates SIMD, else the scalar build. Each
+// SIMD128 build where the browser validates SIMD, else the scalar build; the
+// relaxed-SIMD (FMA) build when forced (?build=relaxed) or, on the benchmark
+// page, beside the others where the browser validates it. 'auto' does not
+// pick it: its fused sums are not the CLI's bits, and the pages promise the
+// CLI's numbers for a seed (README, "Which build runs"). Each
 // page's feature has a module of its own (explain for index.html, check, lab,
 // bench), so a page downloads only the core code it runs.
 //
-// Forcing a build: the page URL's `?build=scalar` (or `?build=simd`) is read
+// Forcing a build: the page URL's `?build=scalar` (or `simd`, `relaxed`) is read
 // on the main thread (build.js; a worker cannot see the page URL) and handed
 // here as `build`. Tests use it to run the pages on the scalar build.
-import { simd } from 'wasm-feature-detect';
+import { simd, relaxedSimd } from 'wasm-feature-detect';
 import { BUILDS } from './build.js';
 
 // Literal import() calls, so the bundler emits every module as its own chunk
 // and a page fetches only the one it asks for.
 const MODULES = {
   explain: {
+    relaxed: () => import('../wasm/attnlab_explain_relaxed.js'),
     simd: () => import('../wasm/attnlab_explain_simd.js'),
     scalar: () => import('../wasm/attnlab_explain_scalar.js'),
   },
   check: {
+    relaxed: () => import('../wasm/attnlab_check_relaxed.js'),
     simd: () => import('../wasm/attnlab_check_simd.js'),
     scalar: () => import('../wasm/attnlab_check_scalar.js'),
   },
   lab: {
+    relaxed: () => import('../wasm/attnlab_lab_relaxed.js'),
     simd: () => import('../wasm/attnlab_lab_simd.js'),
     scalar: () => import('../wasm/attnlab_lab_scalar.js'),
   },
   bench: {
+    relaxed: () => import('../wasm/attnlab_bench_relaxed.js'),
     simd: () => import('../wasm/attnlab_bench_simd.js'),
     scalar: () => import('../wasm/attnlab_bench_scalar.js'),
   },
@@ -36,7 +44,10 @@ export async function resolveBuild(build = 'auto') {
   return build === 'auto' ? ((await simd()) ? 'simd' : 'scalar') : build;
 }
 
-/** A fresh instance of a feature's module in the given build ('simd' or 'scalar'). */
+/** Whether this browser validates relaxed SIMD (the relaxed build can run). */
+export const hasRelaxedSimd = () => relaxedSimd();
+
+/** A fresh instance of a feature's module in the given build ('relaxed', 'simd' or 'scalar'). */
 export async function instantiate(feature, build) {
   const byBuild = MODULES[feature];
   if (!byBuild) throw new Error(`unknown feature "${feature}"`);
@@ -49,7 +60,7 @@ const loaded = new Map(); // feature -> {build, promise}
 /**
  * The feature's Emscripten Module, loaded once per feature (memoised promise).
  * @param {'explain'|'check'|'lab'|'bench'} feature
- * @param {'auto'|'simd'|'scalar'} build  only the first call's choice counts
+ * @param {'auto'|'relaxed'|'simd'|'scalar'} build  only the first call's choice counts
  */
 export function loadModule(feature, build = 'auto') {
   if (!MODULES[feature]) throw new Error(`unknown feature "${feature}"`);

@@ -17,7 +17,7 @@ after(async () => {
   server?.stop();
 });
 
-test('bench.html measures every case in the scalar and SIMD builds', { timeout: 180_000 }, async () => {
+test('bench.html measures every case in the scalar, SIMD128 and relaxed-SIMD builds', { timeout: 300_000 }, async () => {
   const page = await browser.context.newPage();
   await page.goto(`${server.origin}/bench.html`);
   const csp = await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
@@ -25,18 +25,26 @@ test('bench.html measures every case in the scalar and SIMD builds', { timeout: 
   await page.fill('#bench-samples', '3');
   await page.click('#bench-run');
   await page.waitForFunction(() => /Done/.test(document.getElementById('bench-status').textContent),
-    null, { timeout: 170_000 });
+    null, { timeout: 290_000 });
   const rows = await page.$$eval('#bench-table tbody tr', (trs) => trs.map((tr) =>
     Array.from(tr.children, (c) => c.textContent.trim())));
   assert.equal(rows.length, 14,
     'the full grid: 4 dot sizes, 4 Q·Kᵀ and 4 attention shapes, a training step fresh and converged');
-  for (const [work, scalar, simd, ratio, ofPeak] of rows) {
+  // Chromium validates relaxed SIMD, so its three columns are there too.
+  for (const [work, scalar, simd, ratio, ofPeak, relaxed, relaxedRatio, ofFmaPeak] of rows) {
+    assert.match(relaxed, /^\d+\.\d\d ±(<0\.1|\d+(\.\d)?)%$/, `${work} relaxed`);
+    assert.match(relaxedRatio, /^\d+\.\d\d×$/, `${work} relaxed / SIMD`);
+    assert.match(ofFmaPeak, /steps/.test(work) ? /^–$/ : /^\d+%$/, `${work} of FMA peak`);
     assert.match(scalar, /^\d+\.\d\d ±(<0\.1|\d+(\.\d)?)%$/, `${work} scalar`);
     assert.match(simd, /^\d+\.\d\d ±(<0\.1|\d+(\.\d)?)%$/, `${work} SIMD`);
     assert.match(ratio, /^\d+\.\d×$/, `${work} ratio`);
     assert.match(ofPeak, /steps/.test(work) ? /^–$/ : /^\d+%$/, `${work} of peak`);
   }
-  assert.match(await page.textContent('#bench-peak'), /^Peak: the SIMD128 build does \d+\.\d\d GFLOP\/s/);
+  const peakText = await page.textContent('#bench-peak');
+  assert.match(peakText, /^Peak: the SIMD128 build does \d+\.\d\d GFLOP\/s/);
+  assert.match(peakText, /FMA peak: the relaxed-SIMD build does \d+\.\d\d GFLOP\/s .* \(\d+\.\d\d× the multiply-and-add peak\)/);
+  const head = await page.$$eval('#bench-table thead th', (ths) => ths.map((th) => th.textContent));
+  assert.deepEqual(head.slice(-3), ['wasm relaxed SIMD (FMA)', 'relaxed / SIMD', 'relaxed of FMA peak']);
   assert.deepEqual(browser.problems, []);
 });
 

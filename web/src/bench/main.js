@@ -79,7 +79,7 @@ function run() {
   let cases = [];
   let builds = [];
   let done = 0;
-  let peak = null;
+  let peak = null, fmaPeak = null;
   const cells = new Map(); // `${build}:${index}` -> {median, spread}
   // SIMD cell / the SIMD build's multiply-add peak; the training steps (steps/s) have none.
   const fillOfPeak = (i) => {
@@ -87,20 +87,31 @@ function run() {
     if (!peak || !b) return;
     cellEl('peak', i).textContent = isTraining(cases[i]) ? '–' : `${decimals(100 * b.median / peak.median, 0)}%`;
   };
+  // Relaxed cell / SIMD cell, and relaxed cell / the relaxed build's FMA peak.
+  const fillRelaxed = (i) => {
+    const r = cells.get(`relaxed:${i}`), b = cells.get(`simd:${i}`);
+    if (r && b) cellEl('relaxedRatio', i).textContent = `${decimals(r.median / b.median, 2)}×`;
+    if (r && fmaPeak)
+      cellEl('fmaPeak', i).textContent = isTraining(cases[i]) ? '–' : `${decimals(100 * r.median / fmaPeak.median, 0)}%`;
+  };
   const cellEl = (build, i) => table.querySelector(`[data-build="${build}"][data-row="${i}"]`);
   const onEvent = (data) => {
     if (data.event === 'plan') {
       ({ cases, builds } = data);
       const cols = ['scalar', 'simd'];
+      // The relaxed-SIMD columns only where the browser runs that build.
+      const extra = builds.includes('relaxed') ? [['relaxed', 'bench.relaxed'], ['relaxedRatio', 'bench.relaxedRatio'],
+        ['fmaPeak', 'bench.ofFmaPeak']] : [];
       table.replaceChildren(
         txt('caption', 'bench.caption', { id: 'bench-caption' }),
         h('thead', {}, h('tr', {}, txt('th', 'bench.work', { scope: 'col' }),
           cols.map((c) => txt('th', `bench.${c}`, { scope: 'col' })), txt('th', 'bench.ratio', { scope: 'col' }),
-          txt('th', 'bench.ofPeak', { scope: 'col' }))),
+          txt('th', 'bench.ofPeak', { scope: 'col' }), extra.map(([, key]) => txt('th', key, { scope: 'col' })))),
         h('tbody', {}, cases.map((c, i) => h('tr', {}, h('th', { scope: 'row', text: caseName(c) }),
           cols.map((b) => h('td', { dataset: { build: b, row: i }, text: '…' })),
           ['ratio', 'peak'].map((b) => h('td', { dataset: { build: b, row: i },
-            text: builds.includes('simd') ? '…' : '–' }))))),
+            text: builds.includes('simd') ? '…' : '–' })),
+          extra.map(([b]) => h('td', { dataset: { build: b, row: i }, text: '…' }))))),
       );
       relabel();
       setPeak(() => '');
@@ -109,6 +120,12 @@ function run() {
       peak = data;
       setPeak(() => t('bench.peak', { rate: decimals(data.median, 2), spread: spreadText(data.spread) }));
       cases.forEach((_, i) => fillOfPeak(i));
+    } else if (data.event === 'fmaPeak') {
+      fmaPeak = data;
+      const ratio = peak ? decimals(data.median / peak.median, 2) : '–';
+      setPeak(() => `${peak ? t('bench.peak', { rate: decimals(peak.median, 2), spread: spreadText(peak.spread) }) : ''} ${
+        t('bench.fmaPeak', { rate: decimals(data.median, 2), spread: spreadText(data.spread), ratio })}`);
+      cases.forEach((_, i) => fillRelaxed(i));
     } else if (data.event === 'cell') {
       done++;
       cells.set(`${data.build}:${data.index}`, data);
@@ -116,6 +133,7 @@ function run() {
       const a = cells.get(`scalar:${data.index}`), b = cells.get(`simd:${data.index}`);
       if (a && b) cellEl('ratio', data.index).textContent = `${decimals(b.median / a.median, 1)}×`;
       fillOfPeak(data.index);
+      fillRelaxed(data.index);
       const now = done;
       setStatus(() => t('bench.running', { done: now, total: cases.length * builds.length }));
     }

@@ -1040,6 +1040,14 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     assert.match(await simd.textContent('#build-info'), /\(SIMD128 build\)/);
     assert.match(await simd.$eval('#build-info', (e) => e.dataset.kernel), /^dot_f32__wasmsimd/);
     await simd.close();
+    // Chromium validates relaxed SIMD: ?build=relaxed loads that build, and the seed's softmax is unchanged
+    // (the exp polynomial is not fused).
+    const relaxed = await openPage('build=relaxed');
+    assert.equal(await relaxed.$eval('#build-info', (e) => e.dataset.build), 'relaxed');
+    assert.match(await relaxed.textContent('#build-info'), /\(relaxed SIMD \(FMA\) build\)/);
+    assert.match(await relaxed.$eval('#build-info', (e) => e.dataset.kernel), /^dot_f32__wasmrelaxedsimd/);
+    assertProbs(await readProbs(relaxed, 'ex0-unscaled'), [0.8668, 0.0159, 0.1173], 'relaxed build');
+    await relaxed.close();
   });
 
   test('fits a 320 px screen; screenshots at 375 and 1280 px in light and dark', { timeout: TIMEOUT * 3 }, async () => {

@@ -94,6 +94,12 @@ function run() {
     if (r && fmaPeak)
       cellEl('fmaPeak', i).textContent = isTraining(cases[i]) ? '–' : `${decimals(100 * r.median / fmaPeak.median, 0)}%`;
   };
+  // The ceilings' sentences, each once its peak has been measured.
+  const peakText = () => [
+    peak && t('bench.peak', { rate: decimals(peak.median, 2), spread: spreadText(peak.spread) }),
+    fmaPeak && t('bench.fmaPeak', { rate: decimals(fmaPeak.median, 2), spread: spreadText(fmaPeak.spread),
+      ratio: peak ? decimals(fmaPeak.median / peak.median, 2) : '–' }),
+  ].filter(Boolean).join(' ');
   const cellEl = (build, i) => table.querySelector(`[data-build="${build}"][data-row="${i}"]`);
   const onEvent = (data) => {
     if (data.event === 'plan') {
@@ -118,13 +124,11 @@ function run() {
       if (!builds.includes('simd')) setStatus(() => t('bench.noSimd'));
     } else if (data.event === 'peak') {
       peak = data;
-      setPeak(() => t('bench.peak', { rate: decimals(data.median, 2), spread: spreadText(data.spread) }));
+      setPeak(peakText);
       cases.forEach((_, i) => fillOfPeak(i));
     } else if (data.event === 'fmaPeak') {
       fmaPeak = data;
-      const ratio = peak ? decimals(data.median / peak.median, 2) : '–';
-      setPeak(() => `${peak ? t('bench.peak', { rate: decimals(peak.median, 2), spread: spreadText(peak.spread) }) : ''} ${
-        t('bench.fmaPeak', { rate: decimals(data.median, 2), spread: spreadText(data.spread), ratio })}`);
+      setPeak(peakText);
       cases.forEach((_, i) => fillRelaxed(i));
     } else if (data.event === 'cell') {
       done++;

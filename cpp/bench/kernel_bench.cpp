@@ -59,10 +59,16 @@ void check_case(const Case& c) {
     check_size("n", c.n, 1, 4096);
     check_size("d", c.d, 1, 4096);
   } else {
-    throw ArgumentError("kernel", "choice",
-                        "{\"value\":" + jstr(c.kernel) + ",\"choices\":\"dot, qk, attention, train, train_converged, peak\"}",
-                        "kernel must be 'dot', 'qk', 'attention', 'train', 'train_converged' or 'peak', got '" +
-                                      escaped(c.kernel) + "'");
+    // fma_peak is a choice only where it is built (the relaxed-SIMD build).
+#if defined(__wasm_relaxed_simd__)
+    const std::string choices = "dot, qk, attention, train, train_converged, peak, fma_peak";
+    const std::string listed = "'dot', 'qk', 'attention', 'train', 'train_converged', 'peak' or 'fma_peak'";
+#else
+    const std::string choices = "dot, qk, attention, train, train_converged, peak";
+    const std::string listed = "'dot', 'qk', 'attention', 'train', 'train_converged' or 'peak'";
+#endif
+    throw ArgumentError("kernel", "choice", "{\"value\":" + jstr(c.kernel) + ",\"choices\":\"" + choices + "\"}",
+                        "kernel must be " + listed + ", got '" + escaped(c.kernel) + "'");
   }
 }
 

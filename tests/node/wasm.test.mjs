@@ -4,6 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import zlib from 'node:zlib';
 import { CLI, loadWasm, wasmFile } from './paths.mjs';
 import { softmax, close } from './oracle.mjs';
 import { OVERFLOW_CASES } from './attention_cases.mjs';
@@ -99,6 +101,17 @@ test('the relaxed build holds f32x4.relaxed_madd in every module and names itsel
   const r = spawnSync(process.execPath, ['--experimental-wasm-relaxed-simd', '--input-type=module', '-e', script], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), { simd: true, build: 'relaxed', dotKernel: 'dot_f32__wasmrelaxedsimd_acc4' });
+});
+
+// "First-load size grows by nothing for a browser that loads only one build"
+// (issue 16): the relaxed explainer, the module an embedded widget's host pays
+// for first, is no larger gzipped than the SIMD128 one (its link names
+// emcc's libc-optz, cpp/CMakeLists.txt).
+test('the relaxed explainer module is no larger than the SIMD128 one, gzipped', () => {
+  const gz = (variant) => zlib.gzipSync(fs.readFileSync(wasmFile('explain', variant)), { level: 9 }).length;
+  const relaxed = gz('relaxed'), simd = gz('simd');
+  console.log(`explain wasm gzip: relaxed ${relaxed} B, SIMD128 ${simd} B`);
+  assert.ok(relaxed <= simd, `relaxed ${relaxed} B > SIMD128 ${simd} B`);
 });
 
 // Copies arrays into wasm memory, runs f(pointers...), frees them.

@@ -933,3 +933,37 @@ test('stabilisers: soft-cap and QK-clip fields, the Preset select, a capped and 
   assert.deepEqual(browser.problems, []);
   await page.close();
 });
+
+// SIMD128 is the lab's default (its runs are the CLI's for a seed); where the
+// browser validates relaxed SIMD (Chromium does) the footer offers the
+// relaxed build (FMA), whose link keeps the form's state, and a way back.
+test('the relaxed-SIMD build: offered where the browser has it, chosen by its link with the form\'s state, and left again', { timeout: TIMEOUT }, async () => {
+  const page = await open('lang=en&dk=16&heads=1&steps=20&div=sqrt&seed=3');
+  assert.match(await page.textContent('#lab-footer'), /\(SIMD128 build, kernel dot_f32__wasmsimd_acc4\)/);
+  assert.equal(await page.isVisible('#lab-build'), true);
+  assert.match(await page.textContent('#lab-build'), /^This browser can also run the relaxed-SIMD \(FMA\) build\. .*not the command-line tool's run for the same seed/);
+  await page.fill('#lab-dk', '32');  // the form writes its state to the URL; the link takes it when followed
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('dk') === '32');
+  await Promise.all([page.waitForURL(/build=relaxed/), page.click('#lab-build-link')]);
+  await page.waitForFunction(() => /Every number/.test(document.getElementById('lab-footer').textContent), null, { timeout: 60_000 });
+  const url = new URL(page.url());
+  assert.deepEqual([url.searchParams.get('build'), url.searchParams.get('dk'), url.searchParams.get('seed')], ['relaxed', '32', '3']);
+  assert.match(await page.textContent('#lab-footer'), /\(relaxed SIMD \(FMA\) build, kernel dot_f32__wasmrelaxedsimd_acc4\)/);
+  assert.equal(await page.inputValue('#lab-dk'), '32');
+  assert.match(await page.textContent('#lab-build-link'), /^Back to SIMD128/);
+  await page.click('#lab-start');
+  await waitState(page, 'done', 120_000);
+  await page.selectOption('#lang-select', 'zh');
+  assert.match(await page.textContent('#lab-build'), /^正在运行 relaxed SIMD（FMA）版本/);
+  assert.equal(await page.textContent('#lab-build-link'), '回到 SIMD128（与命令行工具相同的数字）');
+  await Promise.all([page.waitForURL((u) => !u.searchParams.has('build')), page.click('#lab-build-link')]);
+  await page.waitForFunction(() => /SIMD128/.test(document.getElementById('lab-footer').textContent), null, { timeout: 60_000 });
+  assert.equal(new URL(page.url()).searchParams.get('dk'), '32');
+  assert.match(await page.textContent('#lab-build-link'), /^改用 relaxed SIMD 版本/);
+  // The scalar build (forced) is offered nothing: the choice is SIMD128's alternative.
+  await page.goto(`${server.origin}/lab.html?lang=en&build=scalar`);
+  await page.waitForFunction(() => /Every number/.test(document.getElementById('lab-footer').textContent), null, { timeout: 60_000 });
+  assert.equal(await page.isHidden('#lab-build'), true);
+  assert.deepEqual(browser.problems, []);
+  await page.close();
+});

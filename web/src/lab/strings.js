@@ -265,6 +265,10 @@ defineStrings('lab', {
     'footer.simd': 'SIMD128',
     'footer.relaxed': 'relaxed SIMD (FMA)',
     'footer.failed': 'The WebAssembly core could not be loaded: {message}',
+    'build.offer': 'This browser can also run the relaxed-SIMD (FMA) build. Its fused multiply-adds round once, so a run there is not the command-line tool\'s run for the same seed; whether it is faster depends on the CPU (the benchmarks page measures both).',
+    'build.use': 'Run the relaxed-SIMD build',
+    'build.using': 'The relaxed-SIMD (FMA) build is running: a run is not the command-line tool\'s for its seed, and may differ on another CPU.',
+    'build.back': 'Back to SIMD128 (the command-line tool\'s numbers)',
   },
   zh: {
     description: '在浏览器中训练一个小型注意力模型，分数分别除以 √dₖ、2、1 或 dₖ，看看去掉缩放是否会让学习停滞。',
@@ -527,5 +531,9 @@ defineStrings('lab', {
     'footer.simd': 'SIMD128',
     'footer.relaxed': 'relaxed SIMD（FMA）',
     'footer.failed': '无法加载 WebAssembly 计算核心：{message}',
+    'build.offer': '此浏览器也能运行 relaxed SIMD（FMA）版本。它的融合乘加只舍入一次，所以同一种子下的运行不再与命令行工具的相同；是否更快取决于 CPU（基准测试页会测量两者）。',
+    'build.use': '改用 relaxed SIMD 版本',
+    'build.using': '正在运行 relaxed SIMD（FMA）版本：同一种子下的运行与命令行工具的不同，换一种 CPU 也可能不同。',
+    'build.back': '回到 SIMD128（与命令行工具相同的数字）',
   },
 });

@@ -28,7 +28,7 @@
 // A map is {step, weights: Float32Array [examples x heads x seq], labels: Int32Array, shape}.
 // Typed arrays are copied out of wasm memory (the core's views die at the
 // next call), so a worker can transfer them instead of cloning.
-import { loadModule } from '../core/loader.js';
+import { loadModule, hasRelaxedSimd } from '../core/loader.js';
 import { nextTask as rpcNextTask } from '../core/rpc.js';
 import { coreErrorOf, errorFields } from '../core/rpc.js';
 import {
@@ -233,7 +233,8 @@ export function createTrainOps(emit, options = {}) {
       }
       const info = M.buildInfo();
       warmUp();
-      return { simd: info.simd, build: info.build, kernel: info.dotKernel };
+      // relaxedAvailable: the page offers the relaxed build (FMA) where it can run (lab/main.js).
+      return { simd: info.simd, build: info.build, kernel: info.dotKernel, relaxedAvailable: await hasRelaxedSimd() };
     },
     // One throwaway session: the core's message and argument for each options object.
     async validate(list) {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { measureCase, summarize as stats, caseName, isTraining, PEAK_CASE } from '../web/src/bench/measure.js';
+import { measureInterleaved, summarize as stats, caseName, isTraining, PEAK_CASE } from '../web/src/bench/measure.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -43,26 +43,30 @@ for (const r of native) {
   rows.get(k)[r.column] = stats(r.gflops);
 }
 
-for (const variant of ['scalar', 'simd', 'relaxed']) {
+// Each case in the three builds, their samples interleaved (measure.js), and
+// likewise the two ceilings: a drift in the host's speed falls on all alike.
+const VARIANTS = ['scalar', 'simd', 'relaxed'];
+const modules = {};
+for (const variant of VARIANTS) {
   const M = await loadWasm(variant);
   const expected = variant !== 'scalar';
   if (M.buildInfo().simd !== expected) throw new Error(`attnlab_bench_${variant} reports simd=${M.buildInfo().simd}`);
   if (M.buildInfo().dotKernel.includes('relaxed') !== (variant === 'relaxed'))
     throw new Error(`attnlab_bench_${variant} runs ${M.buildInfo().dotKernel}`);
-  for (const c of JSON.parse(M.benchCasesJson(smoke))) {
-    if (!rows.has(key(c))) throw new Error(`case ${key(c)} missing from the native run`);
-    const opts = { samples: SAMPLES, warmup: WARMUP, minSeconds: MIN_SECONDS };
-    rows.get(key(c))[`wasm_${variant}`] = stats(measureCase(M, c, opts));
-  }
+  modules[variant] = M;
+}
+const opts = { samples: SAMPLES, warmup: WARMUP, minSeconds: MIN_SECONDS };
+for (const c of JSON.parse(modules.simd.benchCasesJson(smoke))) {
+  if (!rows.has(key(c))) throw new Error(`case ${key(c)} missing from the native run`);
+  const samples = measureInterleaved(VARIANTS.map((v) => [modules[v], c]), opts);
+  VARIANTS.forEach((v, i) => { rows.get(key(c))[`wasm_${v}`] = stats(samples[i]); });
 }
 
-// The ceiling: register-only f32x4 multiplies and adds in the SIMD build, this run.
+// The ceilings: register-only f32x4 multiplies and adds in the SIMD build, and
+// f32x4.relaxed_madd chains in the relaxed build, this run.
 const peakCase = smoke ? { ...PEAK_CASE, n: 16 } : PEAK_CASE;
-const peak = stats(measureCase(await loadWasm('simd'), peakCase,
-  { samples: SAMPLES, warmup: WARMUP, minSeconds: MIN_SECONDS }));
-// The fused ceiling: register-only f32x4.relaxed_madd chains in the relaxed build, this run.
-const fmaPeak = stats(measureCase(await loadWasm('relaxed'), { ...peakCase, kernel: 'fma_peak' },
-  { samples: SAMPLES, warmup: WARMUP, minSeconds: MIN_SECONDS }));
+const [peak, fmaPeak] = measureInterleaved([[modules.simd, peakCase], [modules.relaxed, { ...peakCase, kernel: 'fma_peak' }]],
+  opts).map(stats);
 
 // The training steps have no Eigen column: their last ratio is wasm SIMD / native scalar.
 const table = [...rows.values()].map((r) => ({

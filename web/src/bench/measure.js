@@ -1,7 +1,8 @@
 // How one benchmark cell is measured, shared by scripts/bench.mjs (Node) and
 // the site's benchmark page (a worker): calibrate the number of calls so one
 // sample takes at least minSeconds, run warm-up samples (V8 compiles a hot
-// wasm function again in its optimising tier), then take the samples.
+// wasm function again in its optimising tier), then take the samples, the
+// builds' samples of one case interleaved (measureInterleaved).
 // M is a loaded core module; it times the kernel itself (benchRun). The rate is
 // GFLOP/s, except for the training steps ("train" from a fresh start,
 // "train_converged" once the run has learned), whose rate is steps/s.
@@ -9,13 +10,35 @@
 import { coreErrorOf } from '../core/rpc.js';
 import { requireNumber, requireObject, requireString } from '../core/arg-types.js';
 
-export function measureCase(M, c, { samples = 15, warmup = 3, minSeconds = 0.02 } = {}) {
+export function measureCase(M, c, options = {}) {
+  return measureInterleaved([[M, c]], options)[0];
+}
+
+/**
+ * Several cells (module, case) measured together, their samples interleaved:
+ * each round takes one sample of every cell in turn, so a drift in the host's
+ * speed during the run (a shared VM's neighbours, a CPU's clock) falls on
+ * every cell alike, and their same-run ratios (relaxed/SIMD, of peak) hold.
+ * Measured one build after another, two runs on one VM gave Q·Kᵀ's
+ * relaxed/SIMD as 0.88× and 1.22×.
+ * @param {Array<[object, {kernel: string, n: number, d: number}]>} cells
+ * @returns {number[][]} each cell's samples, in the order given
+ */
+export function measureInterleaved(cells, { samples = 15, warmup = 3, minSeconds = 0.02 } = {}) {
+  for (const [name, x] of [['samples', samples], ['warmup', warmup], ['minSeconds', minSeconds]]) requireNumber(name, x);
+  const samplers = cells.map(([M, c]) => sampler(M, c, warmup, minSeconds));
+  const out = cells.map(() => []);
+  for (let s = 0; s < samples; s++) samplers.forEach((take, i) => out[i].push(take()));
+  return out;
+}
+
+// Calibrates and warms one cell; returns a function that takes one sample.
+function sampler(M, c, warmup, minSeconds) {
   // Types checked before Embind sees them (core/arg-types.js); the core checks the ranges.
   requireObject('case', c);
   requireString('kernel', c.kernel);
   requireNumber('n', c.n);
   requireNumber('d', c.d);
-  for (const [name, x] of [['samples', samples], ['warmup', warmup], ['minSeconds', minSeconds]]) requireNumber(name, x);
   const run = (iters) => {
     const r = M.benchRun(c.kernel, c.n, c.d, iters);
     if (r.error) throw coreErrorOf(r);  // its argument, kind and params reach the page (core/errors.js)
@@ -28,10 +51,10 @@ export function measureCase(M, c, { samples = 15, warmup = 3, minSeconds = 0.02 
     iters *= r.seconds > 0 ? Math.max(2, Math.ceil((1.2 * minSeconds) / r.seconds)) : 16;
   }
   for (let i = 0; i < warmup; i++) run(iters);
-  return Array.from({ length: samples }, () => {
+  return () => {
     const r = run(iters);
     return isTraining(c) ? iters / r.seconds : r.flops / r.seconds / 1e9;
-  });
+  };
 }
 
 // The ceiling the SIMD cells are divided by: rounds of f32x4 multiplies and

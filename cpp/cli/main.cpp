@@ -12,6 +12,7 @@
 #include "base/format.h"
 #include "check_command.h"
 #include "commands.h"
+#include "kernels/madd.h"
 #include "output.h"
 #include "saturation_command.h"
 #include "train_commands.h"
@@ -35,7 +36,10 @@ const char* kUsage =
     "            [--n N] [--dk D]   synthetic q and k for the checker\n"
     "  sample-qk --source lab --out FILE.npz [--kind init|saturated|learned] [--seed S]\n"
     "            [--steps N]   q and k of a training-lab run, as the lab exports them\n"
-    "  presets   real models' d_k, divisor and soft-cap (GPT-2, Llama, Gemma 2, T5, muP) as JSON\n";
+    "  presets   real models' d_k, divisor and soft-cap (GPT-2, Llama, Gemma 2, T5, muP) as JSON\n"
+    "  any command: [--madd separate|fused]  how the kernels' multiply-adds round: separate\n"
+    "            (the default: the SIMD128 and scalar pages' numbers) or fused, one rounding (the\n"
+    "            relaxed-SIMD pages' numbers where the footer says \"fused\")\n";
 
 // The values in messages are escaped where they are echoed (attn::escaped);
 // this keeps the promise of one line for any message, a library's too.
@@ -55,11 +59,36 @@ int fail(const std::string& message, int status = 2) {
   return status;
 }
 
-int run(const std::string& cmd, const std::vector<std::string>& rest) {
+// Takes the option every command shares, --madd, out of the arguments and sets
+// the kernels' mode (kernels/madd.h); the rest go to the command. Walks them as
+// the commands read them: "--name value" pairs, anything else one at a time.
+std::vector<std::string> take_madd(const std::vector<std::string>& argv) {
+  std::vector<std::string> rest;
+  bool seen = false;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const bool option = argv[i].rfind("--", 0) == 0;
+    if (argv[i] != "--madd") {
+      rest.push_back(argv[i]);
+      if (option && i + 1 < argv.size()) rest.push_back(argv[++i]);
+      continue;
+    }
+    if (seen) throw attncli::UsageError("option '--madd' given twice");
+    if (i + 1 >= argv.size()) throw attncli::UsageError("option '--madd' needs a value");
+    const std::string& v = argv[++i];
+    if (v != "separate" && v != "fused")
+      throw attncli::UsageError("--madd must be 'separate' or 'fused', got '" + attn::escaped(v) + "'");
+    attn::set_madd_mode(v == "fused" ? attn::Madd::fused : attn::Madd::separate);
+    seen = true;
+  }
+  return rest;
+}
+
+int run(const std::string& cmd, const std::vector<std::string>& all) {
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     std::cout << kUsage << attncli::kSaturationUsage << attncli::kTrainUsage;
     return 0;
   }
+  const std::vector<std::string> rest = take_madd(all);
   if (cmd == "softmax") return attncli::run_softmax(rest, std::cout);
   if (cmd == "variance") return attncli::run_variance(rest, std::cout);
   if (cmd == "attention") return attncli::run_attention(rest, std::cin, std::cout);

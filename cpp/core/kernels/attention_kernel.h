@@ -5,6 +5,8 @@
 
 #include <cstddef>
 
+#include "kernels/madd.h"
+
 namespace attn {
 
 struct AttentionDims {
@@ -14,14 +16,17 @@ struct AttentionDims {
 // Reference: scores, softmax and W·V with the scalar twins, one row at a time.
 void attention_f32__scalar(const float* q, const float* k, const float* v, AttentionDims s,
                            float scale, float* w, float* o);
+// The same with the SIMD kernel's vector multiply-adds fused (kernels/madd.h).
+void attention_f32__scalar_fma(const float* q, const float* k, const float* v, AttentionDims s,
+                               float scale, float* w, float* o);
 
 #if defined(__wasm_simd128__)
 // K transposed into key panels once per call; then four query rows at a time,
 // so their scores (4 x m floats) stay in L1 between the three passes: 4x8
 // score tiles, vector exp softmax, and W·V with 4 rows x 8 columns = 8 f32x4
 // accumulators held across all m keys (V read once per 4 rows).
-// The relaxed-SIMD build names it __wasmrelaxedsimd (fused multiply-adds in
-// both tiles and the exp polynomial).
+// The relaxed-SIMD build names it __wasmrelaxedsimd (relaxed_madd in both
+// tiles; the softmax is SIMD128's).
 #if defined(__wasm_relaxed_simd__)
 void attention_f32__wasmrelaxedsimd(const float* q, const float* k, const float* v, AttentionDims s,
                                     float scale, float* w, float* o);
@@ -38,7 +43,8 @@ inline void attention_f32(const float* q, const float* k, const float* v, Attent
 #elif defined(__wasm_simd128__)
   attention_f32__wasmsimd(q, k, v, s, scale, w, o);
 #else
-  attention_f32__scalar(q, k, v, s, scale, w, o);
+  if (madd_mode() == Madd::fused) attention_f32__scalar_fma(q, k, v, s, scale, w, o);
+  else attention_f32__scalar(q, k, v, s, scale, w, o);
 #endif
 }
 

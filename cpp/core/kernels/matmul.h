@@ -11,6 +11,8 @@
 
 #include <cstddef>
 
+#include "kernels/madd.h"
+
 namespace attn {
 
 struct MatmulDims {
@@ -26,13 +28,17 @@ struct MatmulA {
 // Reference: i, p, j loops with p blocked so a slab of B stays in cache.
 void matmul_f32__scalar(MatmulA a, const float* b, std::size_t ldb, float* c, std::size_t ldc,
                         MatmulDims d, bool accumulate);
+// The same with the SIMD kernel's vector columns fused (kernels/madd.h).
+void matmul_f32__scalar_fma(MatmulA a, const float* b, std::size_t ldb, float* c, std::size_t ldc,
+                            MatmulDims d, bool accumulate);
 
 #if defined(__wasm_simd128__)
 // Register tiles of 2 rows x 16 columns: 8 f32x4 accumulators, 4 loads of B
 // and 2 splats of A = 14 live v128 values, inside V8's 16 xmm registers.
 // Then 2 x 4 and 1-row tiles, and a scalar loop for the last n % 4 columns.
 // The relaxed-SIMD build names it __wasmrelaxedsimd_: each multiply-add one
-// relaxed_madd, so its sums are not the twin's bits (tests: a double oracle).
+// relaxed_madd, so its sums are the fused twin's bits where the engine fuses
+// (tests: that twin, and a double oracle).
 #if defined(__wasm_relaxed_simd__)
 void matmul_f32__wasmrelaxedsimd_2x16(MatmulA a, const float* b, std::size_t ldb, float* c,
                                       std::size_t ldc, MatmulDims d, bool accumulate);
@@ -49,7 +55,8 @@ inline void matmul_f32(MatmulA a, const float* b, std::size_t ldb, float* c, std
 #elif defined(__wasm_simd128__)
   matmul_f32__wasmsimd_2x16(a, b, ldb, c, ldc, d, accumulate);
 #else
-  matmul_f32__scalar(a, b, ldb, c, ldc, d, accumulate);
+  if (madd_mode() == Madd::fused) matmul_f32__scalar_fma(a, b, ldb, c, ldc, d, accumulate);
+  else matmul_f32__scalar(a, b, ldb, c, ldc, d, accumulate);
 #endif
 }
 
@@ -59,7 +66,7 @@ inline const char* matmul_f32_kernel_name() {
 #elif defined(__wasm_simd128__)
   return "matmul_f32__wasmsimd_2x16";
 #else
-  return "matmul_f32__scalar";
+  return madd_mode() == Madd::fused ? "matmul_f32__scalar_fma" : "matmul_f32__scalar";
 #endif
 }
 

@@ -1,3 +1,4 @@
+#include "kernels/madd.h"
 #include "kernels/matmul.h"
 
 namespace attn {
@@ -6,10 +7,13 @@ namespace {
 // Rows of B in one slab: 256 rows of a 512-wide B are 512 kB, which stays in
 // L2 while every row of A walks over it.
 constexpr std::size_t kSlab = 256;
-}  // namespace
 
-void matmul_f32__scalar(MatmulA a, const float* b, std::size_t ldb, float* c, std::size_t ldc,
-                        MatmulDims d, bool accumulate) {
+// Fused: columns below n - n % 4 are the SIMD kernel's vector tiles, whose
+// multiply-adds relaxed_madd fuses; the last n % 4 are its scalar tail, separate.
+template <bool Fused>
+void matmul(MatmulA a, const float* b, std::size_t ldb, float* c, std::size_t ldc, MatmulDims d,
+            bool accumulate) {
+  const std::size_t n4 = Fused ? d.n - d.n % 4 : d.n;
   if (!accumulate) {
     for (std::size_t i = 0; i < d.m; ++i)
       for (std::size_t j = 0; j < d.n; ++j) c[i * ldc + j] = 0.0f;
@@ -30,16 +34,31 @@ void matmul_f32__scalar(MatmulA a, const float* b, std::size_t ldb, float* c, st
         const float* b1 = b0 + ldb;
         const float* b2 = b1 + ldb;
         const float* b3 = b2 + ldb;
-        for (std::size_t j = 0; j < d.n; ++j)
+        for (std::size_t j = 0; j < n4; ++j)
+          ci[j] = madd_f32<Fused>(madd_f32<Fused>(madd_f32<Fused>(madd_f32<Fused>(ci[j], a0, b0[j]), a1, b1[j]),
+                                                  a2, b2[j]), a3, b3[j]);
+        for (std::size_t j = n4; j < d.n; ++j)
           ci[j] = ci[j] + a0 * b0[j] + a1 * b1[j] + a2 * b2[j] + a3 * b3[j];
       }
       for (; p < p1; ++p) {
         const float ap = ai[p * a.col_stride];
         const float* bp = b + p * ldb;
-        for (std::size_t j = 0; j < d.n; ++j) ci[j] += ap * bp[j];
+        for (std::size_t j = 0; j < n4; ++j) ci[j] = madd_f32<Fused>(ci[j], ap, bp[j]);
+        for (std::size_t j = n4; j < d.n; ++j) ci[j] += ap * bp[j];
       }
     }
   }
+}
+
+}  // namespace
+
+void matmul_f32__scalar(MatmulA a, const float* b, std::size_t ldb, float* c, std::size_t ldc,
+                        MatmulDims d, bool accumulate) {
+  matmul<false>(a, b, ldb, c, ldc, d, accumulate);
+}
+void matmul_f32__scalar_fma(MatmulA a, const float* b, std::size_t ldb, float* c, std::size_t ldc,
+                            MatmulDims d, bool accumulate) {
+  matmul<true>(a, b, ldb, c, ldc, d, accumulate);
 }
 
 }  // namespace attn

@@ -4,11 +4,16 @@
 
 #include <cstddef>
 
+#include "kernels/madd.h"
+
 namespace attn {
 
 // Reference: one dot product per score.
 void qk_scores_f32__scalar(const float* q, const float* k, std::size_t n, std::size_t m,
                            std::size_t d, float scale, float* s);
+// The same with every multiply-add fused (kernels/madd.h).
+void qk_scores_f32__scalar_fma(const float* q, const float* k, std::size_t n, std::size_t m,
+                               std::size_t d, float scale, float* s);
 
 #if defined(__wasm_simd128__)
 // Register tiles of 4 query rows x 8 keys: K is first transposed into panels of
@@ -17,13 +22,20 @@ void qk_scores_f32__scalar(const float* q, const float* k, std::size_t n, std::s
 // score's sum runs over p in order, so the result equals the scalar twin's bit
 // for bit. No horizontal sums (a 2x4 dot-product tile spent ~10% on them at d = 64).
 // The relaxed-SIMD build names it __wasmrelaxedsimd_ (each multiply-add one
-// relaxed_madd: not the twin's bits, held to a double oracle instead).
+// relaxed_madd: the fused twin's bits where the engine fuses; also held to a
+// double oracle).
 #if defined(__wasm_relaxed_simd__)
 void qk_scores_f32__wasmrelaxedsimd_4x8(const float* q, const float* k, std::size_t n, std::size_t m,
                                         std::size_t d, float scale, float* s);
+// The same with every multiply-add fused (kernels/madd.h).
+void qk_scores_f32__scalar_fma(const float* q, const float* k, std::size_t n, std::size_t m,
+                               std::size_t d, float scale, float* s);
 #else
 void qk_scores_f32__wasmsimd_4x8(const float* q, const float* k, std::size_t n, std::size_t m,
                                  std::size_t d, float scale, float* s);
+// The same with every multiply-add fused (kernels/madd.h).
+void qk_scores_f32__scalar_fma(const float* q, const float* k, std::size_t n, std::size_t m,
+                               std::size_t d, float scale, float* s);
 #endif
 
 namespace simd {
@@ -43,7 +55,8 @@ inline void qk_scores_f32(const float* q, const float* k, std::size_t n, std::si
 #elif defined(__wasm_simd128__)
   qk_scores_f32__wasmsimd_4x8(q, k, n, m, d, scale, s);
 #else
-  qk_scores_f32__scalar(q, k, n, m, d, scale, s);
+  if (madd_mode() == Madd::fused) qk_scores_f32__scalar_fma(q, k, n, m, d, scale, s);
+  else qk_scores_f32__scalar(q, k, n, m, d, scale, s);
 #endif
 }
 

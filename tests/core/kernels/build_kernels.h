@@ -1,8 +1,11 @@
 // The SIMD kernels of the build under test, one name each, so a test written
-// for "the SIMD kernel" runs in both SIMD builds: the SIMD128 build's kernels
-// promise the scalar twin's bits; the relaxed-SIMD build's (ATTN_FUSED) fuse
-// each multiply-add (f32x4.relaxed_madd), so they are held instead to a double
-// oracle with the bound of the sums they compute (fused_bound below).
+// for "the SIMD kernel" runs in both SIMD builds, and the scalar twin whose
+// bits each must give: the SIMD128 build's kernels promise the plain twin's;
+// the relaxed-SIMD build's (ATTN_FUSED) use f32x4.relaxed_madd, so they
+// promise the fused twin's (kernels/madd.h) where this engine fuses, and the
+// plain twin's where it does not. The relaxed ones are also held to a double
+// oracle with the bound of the sums they compute (fused_bound below), which
+// holds either way.
 #pragma once
 
 #include <cstddef>
@@ -24,6 +27,11 @@ inline constexpr auto matmul = attn::matmul_f32__wasmrelaxedsimd_2x16;
 inline constexpr auto attention = attn::attention_f32__wasmrelaxedsimd;
 inline constexpr const char* dot_name = "dot_f32__wasmrelaxedsimd_acc4";
 inline constexpr const char* matmul_name = "matmul_f32__wasmrelaxedsimd_2x16";
+inline bool fuses() { return attn::madd_mode() == attn::Madd::fused; }
+inline auto dot_twin() { return fuses() ? attn::dot_f32__scalar_fma : attn::dot_f32__scalar; }
+inline auto qk_twin() { return fuses() ? attn::qk_scores_f32__scalar_fma : attn::qk_scores_f32__scalar; }
+inline auto matmul_twin() { return fuses() ? attn::matmul_f32__scalar_fma : attn::matmul_f32__scalar; }
+inline auto attention_twin() { return fuses() ? attn::attention_f32__scalar_fma : attn::attention_f32__scalar; }
 #else
 inline constexpr auto dot = attn::dot_f32__wasmsimd_acc4;
 inline constexpr auto qk = attn::qk_scores_f32__wasmsimd_4x8;
@@ -31,6 +39,10 @@ inline constexpr auto matmul = attn::matmul_f32__wasmsimd_2x16;
 inline constexpr auto attention = attn::attention_f32__wasmsimd;
 inline constexpr const char* dot_name = "dot_f32__wasmsimd_acc4";
 inline constexpr const char* matmul_name = "matmul_f32__wasmsimd_2x16";
+inline auto dot_twin() { return attn::dot_f32__scalar; }
+inline auto qk_twin() { return attn::qk_scores_f32__scalar; }
+inline auto matmul_twin() { return attn::matmul_f32__scalar; }
+inline auto attention_twin() { return attn::attention_f32__scalar; }
 #endif
 }  // namespace build_kernels
 #endif

@@ -188,13 +188,12 @@ TEST_CASE("SIMD: the Q·Kᵀ kernel equals its scalar twin bit for bit (fused: w
         const auto q = t.input("q", rng.floats(n * d, -2, 2));
         const auto k = t.input("k", rng.floats(m * d, -2, 2));
         const auto s = t.output("s", n * m);
-        t.run(build_kernels::qk, attn::qk_scores_f32__scalar,
+        t.run(build_kernels::qk, build_kernels::qk_twin(),
               [&](auto qk, auto& b) { qk(b[q], b[k], n, m, d, 0.125f, b[s]); });
 #if defined(ATTN_FUSED)
         require_scores_within_bound(t.simd(q), t.simd(k), t.simd(s), n, m, d, 0.125f);
-#else
-        t.require_bit_identical(s);
 #endif
+        t.require_bit_identical(s);
       }
     }
   }
@@ -211,13 +210,12 @@ TEST_CASE("SIMD: the Q·Kᵀ kernel is right after a larger call (reused key pan
   const auto q = t.input("q", rng.floats(5 * 3, -1, 1));
   const auto k = t.input("k", rng.floats(9 * 3, -1, 1));
   const auto s = t.output("s", 5 * 9);
-  t.run(build_kernels::qk, attn::qk_scores_f32__scalar,
+  t.run(build_kernels::qk, build_kernels::qk_twin(),
         [&](auto qk, auto& b) { qk(b[q], b[k], 5, 9, 3, 1.0f, b[s]); });
 #if defined(ATTN_FUSED)
   require_scores_within_bound(t.simd(q), t.simd(k), t.simd(s), 5, 9, 3, 1.0f);
-#else
-  t.require_bit_identical(s);
 #endif
+  t.require_bit_identical(s);
 }
 
 TEST_CASE("SIMD128: softmax_row_f32__wasmsimd agrees with its scalar twin", "[softmax][simd]") {
@@ -267,25 +265,15 @@ TEST_CASE("SIMD: the attention kernel agrees with its scalar twin", "[attention]
           const auto w = t.output("w", n * m), o = t.output("o", n * dv);
           const attn::AttentionDims dims{n, m, dk, dv};
           const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
-          t.run(build_kernels::attention, attn::attention_f32__scalar,
+          t.run(build_kernels::attention, build_kernels::attention_twin(),
                 [&](auto attention, auto& b) {
                   attention(b[q], b[k], b[v], dims, scale, b[w], b[o]);
                 });
-          // Scores are bit-identical; the softmax sums differ in order (a few
-          // ulp per weight), and each output sums m weighted values of |v| <= 2.
-#if defined(ATTN_FUSED)
-          // Fused: each score within δ = γ_{dk+1}·scale·dk·4 of the twin's
-          // (|q|, |k| <= 2; the bound above, twice: both twins err); a softmax
-          // weight moves by at most a factor e^{2δ} <= 1 + 2.01δ, and the outputs
-          // (Σ_j w_j v_j, |v| <= 2, Σ w = 1) by at most 2 Σ_j |Δw_j|.
-          const double delta = 2 * fused_bound(dk + 1, scale * dk * 4.0);
-          const double rel = (m + 2) * kU + 2.01 * delta;
-          t.require_within(w, [&](float scalar) { return rel * scalar + kSubnormalStep; });
-          t.require_within(o, 2.0 * (2 * m + 2) * kU + 2.0 * rel);
-#else
+          // Scores are bit-identical (the relaxed build's against its fused
+          // twin where the engine fuses); the softmax sums differ in order (a
+          // few ulp per weight), and each output sums m weighted values of |v| <= 2.
           t.require_within(w, [&](float scalar) { return (m + 2) * kU * scalar + kSubnormalStep; });
           t.require_within(o, 2.0 * (2 * m + 2) * kU);
-#endif
         }
       }
     }

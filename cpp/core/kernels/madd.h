@@ -1,0 +1,38 @@
+// How the kernels' multiply-adds round, and the one switch between the two.
+//
+// separate: the product rounded, then the sum rounded. SIMD128 has no fused
+//   multiply-add, so its kernels do this, and the scalar twins do it by
+//   default: native, wasm scalar and SIMD128 give the same bits.
+// fused: one rounding, as fmaf. The relaxed-SIMD build's f32x4.relaxed_madd
+//   fuses where the CPU has an FMA (the engine decides, per machine), and the
+//   scalar twins in this mode fuse at exactly the same multiply-adds (the
+//   SIMD kernels' vector parts; their scalar tails stay separate), so they
+//   give the relaxed build's bits: `attnlab --madd fused ...` reproduces a
+//   page that ran it.
+#pragma once
+
+#include <cmath>
+
+namespace attn {
+
+enum class Madd { separate, fused };
+
+// The mode the kernels run in. Scalar builds (native, wasm scalar): the last
+// set_madd_mode(), separate at start. SIMD128: separate. Relaxed SIMD: what
+// this engine's relaxed_madd does, probed once.
+Madd madd_mode();
+
+// Scalar builds only: the SIMD builds' multiply-adds are fixed by the build,
+// so there a mode other than madd_mode() throws std::logic_error.
+void set_madd_mode(Madd mode);
+
+inline const char* madd_name(Madd mode) { return mode == Madd::fused ? "fused" : "separate"; }
+
+// acc + a·b, rounded as the mode says (the scalar twins' one multiply-add).
+template <bool Fused>
+inline float madd_f32(float acc, float a, float b) {
+  if constexpr (Fused) return std::fma(a, b, acc);
+  else return acc + a * b;
+}
+
+}  // namespace attn

@@ -10,9 +10,18 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import v8 from 'node:v8';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ARTIFACTS, launch, startPreview } from './harness.mjs';
-import { ROOT, loadWasm } from '../node/paths.mjs';
+import { CLI, ROOT, loadWasm } from '../node/paths.mjs';
+
+// The pages load the relaxed-SIMD build by detection (Chromium validates it),
+// so runs are replayed in the same build here: Node 20 validates relaxed SIMD
+// only behind this flag, and V8 fuses relaxed_madd here as it does in Chromium
+// on the same machine (the build test below checks a run against the CLI's
+// --madd fused).
+v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
 
 // The page's sentences for the core's errors (web/src/core/error-strings.js), run here in Node.
 globalThis.location ??= { search: '', href: 'http://localhost/' };
@@ -30,7 +39,7 @@ let checker;  // the checker's module in Node, to read exports
 before(async () => {
   server = await startPreview();
   browser = await launch(server.origin);
-  core = await loadWasm('lab', 'simd');
+  core = await loadWasm('lab', 'relaxed');
   checker = createCheckAttn(await loadWasm('check', 'simd'));
 });
 
@@ -934,33 +943,54 @@ test('stabilisers: soft-cap and QK-clip fields, the Preset select, a capped and 
   await page.close();
 });
 
-// SIMD128 is the lab's default (its runs are the CLI's for a seed); where the
-// browser validates relaxed SIMD (Chromium does) the footer offers the
-// relaxed build (FMA), whose link keeps the form's state, and a way back.
-test('the relaxed-SIMD build: offered where the browser has it, chosen by its link with the form\'s state, and left again', { timeout: TIMEOUT }, async () => {
+// Detection picks the relaxed-SIMD build (Chromium validates it); this
+// machine fuses its multiply-adds, so the footer says a run is `attnlab train
+// --madd fused`'s for its seed, which the CSV shows; a link keeps the form's
+// state (even an edit made just before it is followed) and runs SIMD128, the
+// CLI's default rounding, and a link goes back.
+test('the relaxed-SIMD build by detection: its runs are the CLI\'s with --madd fused; a link to SIMD128 with the form\'s state, and back', { timeout: TIMEOUT }, async () => {
   const page = await open('lang=en&dk=16&heads=1&steps=20&div=sqrt&seed=3');
-  assert.match(await page.textContent('#lab-footer'), /\(SIMD128 build, kernel dot_f32__wasmsimd_acc4\)/);
-  assert.equal(await page.isVisible('#lab-build'), true);
-  assert.match(await page.textContent('#lab-build'), /^This browser can also run the relaxed-SIMD \(FMA\) build\. .*not the command-line tool's run for the same seed/);
-  await page.fill('#lab-dk', '32');  // the form writes its state to the URL; the link takes it when followed
-  await page.waitForFunction(() => new URL(location.href).searchParams.get('dk') === '32');
-  await Promise.all([page.waitForURL(/build=relaxed/), page.click('#lab-build-link')]);
-  await page.waitForFunction(() => /Every number/.test(document.getElementById('lab-footer').textContent), null, { timeout: 60_000 });
-  const url = new URL(page.url());
-  assert.deepEqual([url.searchParams.get('build'), url.searchParams.get('dk'), url.searchParams.get('seed')], ['relaxed', '32', '3']);
   assert.match(await page.textContent('#lab-footer'), /\(relaxed SIMD \(FMA\) build, kernel dot_f32__wasmrelaxedsimd_acc4\)/);
-  assert.equal(await page.inputValue('#lab-dk'), '32');
-  assert.match(await page.textContent('#lab-build-link'), /^Back to SIMD128/);
+  assert.equal(await page.isVisible('#lab-build'), true);
+  assert.match(await page.textContent('#lab-build'), /^Relaxed SIMD fuses each multiply-add on this machine \(one rounding\), so these runs are those of attnlab train --madd fused for the same seed/);
   await page.click('#lab-start');
   await waitState(page, 'done', 120_000);
+  // The run's JSON export (its configuration and rows) against the CLI run with the same options.
+  const run = JSON.parse((await downloadOf(page, '#lab-run-0 [data-export="json"]')).bytes.toString());
+  const c = run.config;
+  const cli = (madd) => {
+    const r = spawnSync(CLI, ['train', '--task', c.task, '--dk', `${c.dk}`, '--heads', `${c.heads}`, '--dmodel', `${c.dModel}`,
+      '--dv', `${c.dv}`, '--divisor', run.config.divisor, '--optimizer', c.optimizer, '--lr', `${c.lr}`, '--init', c.init,
+      '--batch', `${c.batch}`, '--seed', `${c.seed}`, '--log-every', `${c.logEvery}`, '--steps', `${run.stepsDone}`,
+      '--eval', '64', '--madd', madd], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout).metrics;
+  };
+  const close = (x, y) => Math.abs(x - y) <= 1e-6 * Math.abs(y) + 1e-12;  // the CLI's 7 digits
+  const agree = (metrics) => metrics.length === run.rows.length &&
+    run.rows.every((r, i) => run.columns.every((col, j) => !(col in metrics[i]) || close(r[j], metrics[i][col])));
+  assert.ok(run.columns.filter((col) => col in cli('fused')[0]).length >= 3, `the CLI's columns: ${run.columns}`);
+  assert.ok(agree(cli('fused')), 'the run is attnlab train --madd fused\'s, to its 7 digits');
+  // (20 small steps stay within 7 digits of the default's too; tests/node/relaxed_madd.test.mjs
+  // shows a run through convergence that parts from it.)
+
+  await page.fill('#lab-dk', '32');  // followed at once: the link flushes the form's queued URL state
+  await Promise.all([page.waitForURL(/build=simd/), page.click('#lab-build-link')]);
+  await page.waitForFunction(() => /Every number/.test(document.getElementById('lab-footer').textContent), null, { timeout: 60_000 });
+  const url = new URL(page.url());
+  assert.deepEqual([url.searchParams.get('build'), url.searchParams.get('dk'), url.searchParams.get('seed')], ['simd', '32', '3']);
+  assert.match(await page.textContent('#lab-footer'), /\(SIMD128 build, kernel dot_f32__wasmsimd_acc4\)/);
+  assert.equal(await page.inputValue('#lab-dk'), '32');
+  assert.match(await page.textContent('#lab-build'), /^SIMD128 rounds each multiply-add twice, so these runs are those of attnlab train for the same seed\./);
+  assert.match(await page.textContent('#lab-build-link'), /^Back to the relaxed-SIMD build/);
   await page.selectOption('#lang-select', 'zh');
-  assert.match(await page.textContent('#lab-build'), /^正在运行 relaxed SIMD（FMA）版本/);
-  assert.equal(await page.textContent('#lab-build-link'), '回到 SIMD128（与命令行工具相同的数字）');
+  assert.match(await page.textContent('#lab-build'), /^SIMD128 的每次乘加舍入两次/);
+  assert.equal(await page.textContent('#lab-build-link'), '回到 relaxed SIMD 版本（融合乘加）');
   await Promise.all([page.waitForURL((u) => !u.searchParams.has('build')), page.click('#lab-build-link')]);
-  await page.waitForFunction(() => /SIMD128/.test(document.getElementById('lab-footer').textContent), null, { timeout: 60_000 });
+  await page.waitForFunction(() => /relaxed SIMD/.test(document.getElementById('lab-footer').textContent), null, { timeout: 60_000 });
   assert.equal(new URL(page.url()).searchParams.get('dk'), '32');
-  assert.match(await page.textContent('#lab-build-link'), /^改用 relaxed SIMD 版本/);
-  // The scalar build (forced) is offered nothing: the choice is SIMD128's alternative.
+  assert.equal(await page.textContent('#lab-build-link'), '改用 SIMD128 运行');
+  // The scalar build (forced) says nothing: it rounds as the CLI does by default.
   await page.goto(`${server.origin}/lab.html?lang=en&build=scalar`);
   await page.waitForFunction(() => /Every number/.test(document.getElementById('lab-footer').textContent), null, { timeout: 60_000 });
   assert.equal(await page.isHidden('#lab-build'), true);

@@ -1023,28 +1023,30 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     // One module per feature: the page fetches the explainer's, never the lab's, checker's or benchmarks'.
     const wasm = files.filter((f) => f.rel.endsWith('.wasm')).map((f) => f.rel);
     assert.equal(wasm.length, 1, wasm.join(', '));
-    assert.match(wasm[0], /attnlab_explain_simd-[\w-]+\.wasm$/);
+    assert.match(wasm[0], /attnlab_explain_relaxed-[\w-]+\.wasm$/, 'Chromium validates relaxed SIMD: detection picks it');
     assert.ok(total <= 130_000, `first load ${total} bytes`);
     await page.close();
   });
 
-  test('footer names the SIMD128 build by default and scalar with ?build=scalar', { timeout: TIMEOUT }, async () => {
+  test('footer names the build detection picks (relaxed SIMD in Chromium), its --madd, and SIMD128 or scalar when forced', { timeout: TIMEOUT }, async () => {
     const scalar = await openPage('build=scalar');
     assert.equal(await scalar.$eval('#build-info', (e) => e.dataset.build), 'scalar');
     assert.match(await scalar.textContent('#build-info'), /\(scalar build\)/);
-    assert.doesNotMatch(await scalar.textContent('#build-info'), /kernel|dot_f32/, 'no debug kernel name in the text');
+    assert.doesNotMatch(await scalar.textContent('#build-info'), /kernel|dot_f32|--madd/, 'no debug kernel name in the text');
     assert.equal(await scalar.$eval('#build-info', (e) => e.dataset.kernel), 'dot_f32__scalar');
     assertProbs(await readProbs(scalar, 'ex0-unscaled'), [0.8668, 0.0159, 0.1173], 'scalar build');
     await scalar.close();
-    const simd = await openPage();
-    assert.match(await simd.textContent('#build-info'), /\(SIMD128 build\)/);
+    const simd = await openPage('build=simd');
+    assert.match(await simd.textContent('#build-info'), /\(SIMD128 build\)\. Nothing is sent to a server\.$/);
     assert.match(await simd.$eval('#build-info', (e) => e.dataset.kernel), /^dot_f32__wasmsimd/);
     await simd.close();
-    // Chromium validates relaxed SIMD: ?build=relaxed loads that build, and the seed's softmax is unchanged
-    // (the exp polynomial is not fused).
-    const relaxed = await openPage('build=relaxed');
+    // Chromium validates relaxed SIMD, so detection loads that build; this
+    // machine's engine fuses relaxed_madd, and the footer names the CLI's
+    // --madd fused. The seed's softmax is unchanged (the exp polynomial is not fused).
+    const relaxed = await openPage();
     assert.equal(await relaxed.$eval('#build-info', (e) => e.dataset.build), 'relaxed');
-    assert.match(await relaxed.textContent('#build-info'), /\(relaxed SIMD \(FMA\) build\)/);
+    assert.equal(await relaxed.$eval('#build-info', (e) => e.dataset.madd), 'fused');
+    assert.match(await relaxed.textContent('#build-info'), /\(relaxed SIMD \(FMA\) build\)\. Nothing is sent to a server\. Its multiply-adds are fused \(one rounding each\), so the command-line tool gives these numbers with --madd fused\.$/);
     assert.match(await relaxed.$eval('#build-info', (e) => e.dataset.kernel), /^dot_f32__wasmrelaxedsimd/);
     assertProbs(await readProbs(relaxed, 'ex0-unscaled'), [0.8668, 0.0159, 0.1173], 'relaxed build');
     await relaxed.close();

@@ -107,7 +107,7 @@ describe('What real models divide by', { timeout: TIMEOUT * 6 }, () => {
     await page.waitForFunction(() => document.querySelector('attn-saturation')?.dataset.sweep === 'done', null, { timeout: 60_000 });
     assert.ok(!requests.some((u) => /presets/.test(u)), `no presets code at first load: ${requests.filter((u) => /presets/.test(u))}`);
     await showTable(page);
-    assert.ok(requests.some((u) => /attnlab_presets_simd.*\.wasm/.test(u)), 'the presets\' own wasm module loads');
+    assert.ok(requests.some((u) => /attnlab_presets_relaxed.*\.wasm/.test(u)), 'the presets\' own wasm module loads');
     assert.ok(!requests.some((u) => /attnlab_presets_scalar/.test(u)), 'one build only');
     assert.ok(await page.$eval('#presets caption', (c) => c.textContent.length > 0), 'the table has a caption');
     const how = await page.$eval('#presets .presets-how', (c) => c.textContent);

@@ -3,10 +3,15 @@ export function getParam(name) {
   return new URLSearchParams(location.search).get(name);
 }
 
-/** Set (or, with null, remove) one query parameter without reloading or adding history. */
-export function setParam(name, value) {
+/** This page's URL with one query parameter set (or, with null, removed). */
+export function urlWithParam(name, value) {
   const url = new URL(location.href);
   if (value === null || value === undefined) url.searchParams.delete(name);
   else url.searchParams.set(name, String(value));
-  history.replaceState(history.state, '', url);
+  return url.href;
+}
+
+/** Set (or, with null, remove) one query parameter without reloading or adding history. */
+export function setParam(name, value) {
+  history.replaceState(history.state, '', urlWithParam(name, value));
 }

@@ -10,7 +10,7 @@ namespace {
 // kernel's vector tiles do under relaxed_madd; its last dv % 4 columns are
 // scalar there too, so they stay separate.
 template <bool Fused>
-void attention(const float* q, const float* k, const float* v, AttentionDims s, float scale, float* w,
+ATTN_TWIN_BODY void attention(const float* q, const float* k, const float* v, AttentionDims s, float scale, float* w,
                float* o) {
   const std::size_t dv4 = Fused ? s.dv - s.dv % 4 : s.dv;
   for (std::size_t i = 0; i < s.n; ++i) {
@@ -35,7 +35,7 @@ void attention_f32__scalar(const float* q, const float* k, const float* v, Atten
                            float scale, float* w, float* o) {
   attention<false>(q, k, v, s, scale, w, o);
 }
-void attention_f32__scalar_fma(const float* q, const float* k, const float* v, AttentionDims s,
+ATTN_FMA_CLONES void attention_f32__scalar_fma(const float* q, const float* k, const float* v, AttentionDims s,
                                float scale, float* w, float* o) {
   attention<true>(q, k, v, s, scale, w, o);
 }

@@ -5,7 +5,7 @@ namespace attn {
 
 namespace {
 template <bool Fused>
-float dot(const float* a, const float* b, std::size_t n) {
+ATTN_TWIN_BODY float dot(const float* a, const float* b, std::size_t n) {
   // The SIMD kernel's order, lane by lane (dot_wasmsimd.cpp): 16 partial sums
   // (4 accumulators of 4 lanes) over the 16-wide blocks, then the first 4 over
   // 4-wide ones, summed as the SIMD kernel sums its lanes, then the tail. Float
@@ -28,6 +28,6 @@ float dot(const float* a, const float* b, std::size_t n) {
 }  // namespace
 
 float dot_f32__scalar(const float* a, const float* b, std::size_t n) { return dot<false>(a, b, n); }
-float dot_f32__scalar_fma(const float* a, const float* b, std::size_t n) { return dot<true>(a, b, n); }
+ATTN_FMA_CLONES float dot_f32__scalar_fma(const float* a, const float* b, std::size_t n) { return dot<true>(a, b, n); }
 
 }  // namespace attn

@@ -11,7 +11,7 @@ constexpr std::size_t kSlab = 256;
 // Fused: columns below n - n % 4 are the SIMD kernel's vector tiles, whose
 // multiply-adds relaxed_madd fuses; the last n % 4 are its scalar tail, separate.
 template <bool Fused>
-void matmul(MatmulA a, const float* b, std::size_t ldb, float* c, std::size_t ldc, MatmulDims d,
+ATTN_TWIN_BODY void matmul(MatmulA a, const float* b, std::size_t ldb, float* c, std::size_t ldc, MatmulDims d,
             bool accumulate) {
   const std::size_t n4 = Fused ? d.n - d.n % 4 : d.n;
   if (!accumulate) {
@@ -56,7 +56,7 @@ void matmul_f32__scalar(MatmulA a, const float* b, std::size_t ldb, float* c, st
                         MatmulDims d, bool accumulate) {
   matmul<false>(a, b, ldb, c, ldc, d, accumulate);
 }
-void matmul_f32__scalar_fma(MatmulA a, const float* b, std::size_t ldb, float* c, std::size_t ldc,
+ATTN_FMA_CLONES void matmul_f32__scalar_fma(MatmulA a, const float* b, std::size_t ldb, float* c, std::size_t ldc,
                             MatmulDims d, bool accumulate) {
   matmul<true>(a, b, ldb, c, ldc, d, accumulate);
 }

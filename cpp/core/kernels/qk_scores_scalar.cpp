@@ -5,7 +5,7 @@ namespace attn {
 
 namespace {
 template <bool Fused>
-void scores(const float* q, const float* k, std::size_t n, std::size_t m, std::size_t d, float scale,
+ATTN_TWIN_BODY void scores(const float* q, const float* k, std::size_t n, std::size_t m, std::size_t d, float scale,
             float* s) {
   // One accumulator, left to right: the order qk_scores_f32__wasmsimd_4x8
   // keeps per (i, j), so the twins agree bit for bit (not dot_f32's order).
@@ -24,7 +24,7 @@ void qk_scores_f32__scalar(const float* q, const float* k, std::size_t n, std::s
                            std::size_t d, float scale, float* s) {
   scores<false>(q, k, n, m, d, scale, s);
 }
-void qk_scores_f32__scalar_fma(const float* q, const float* k, std::size_t n, std::size_t m,
+ATTN_FMA_CLONES void qk_scores_f32__scalar_fma(const float* q, const float* k, std::size_t n, std::size_t m,
                                std::size_t d, float scale, float* s) {
   scores<true>(q, k, n, m, d, scale, s);
 }

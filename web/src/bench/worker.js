@@ -7,14 +7,15 @@
 // SIMD build's multiply-add rate from registers, measured last, when the
 // browser has finished compiling the modules), fmaPeak {median, spread,
 // samples} (the relaxed build's fused multiply-add rate, likewise).
-import { resolveBuild, instantiate, hasRelaxedSimd } from '../core/loader.js';
+import { resolveBuild, instantiate } from '../core/loader.js';
 import { serve } from '../core/rpc.js';
 import { measureInterleaved, summarize, PEAK_CASE } from './measure.js';
 
 const emit = serve({
   async run(samples) {
-    const builds = (await resolveBuild('auto')) === 'simd' ? ['scalar', 'simd'] : ['scalar'];
-    if (builds.includes('simd') && (await hasRelaxedSimd())) builds.push('relaxed');
+    const best = await resolveBuild('auto');  // relaxed, simd or scalar: the fastest this browser validates
+    const builds = best === 'scalar' ? ['scalar'] : ['scalar', 'simd'];
+    if (best === 'relaxed') builds.push('relaxed');
     const modules = {};
     for (const b of builds) modules[b] = await instantiate('bench', b);
     const cases = JSON.parse(modules.scalar.benchCasesJson(false));

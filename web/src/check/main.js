@@ -446,6 +446,7 @@ const showFooter = () => (byId('check-footer').textContent = footer());
 showFooter();
 onLangChange(showFooter);
 client.call('buildInfo').then(
-  (info) => (footer = () => t('check.footerReady', { build: t(`check.build.${info.build}`) })),
+  (info) => (footer = () => t('check.footerReady', { build: t(`check.build.${info.build}`) })
+    + (info.madd === 'fused' ? t('check.build.fused') : '')),
   (e) => (footer = () => t('check.failed', { message: e.message })),
 ).then(showFooter);

@@ -133,6 +133,7 @@ defineStrings('check', {
     'build.relaxed': 'relaxed SIMD (FMA)',
     'build.simd': 'SIMD128',
     'build.scalar': 'scalar',
+    'build.fused': ' Its multiply-adds are fused (one rounding each), so the command-line tool gives these numbers with --madd fused.',
     footerLoading: 'Loading the WebAssembly core…',
   },
   zh: {
@@ -263,6 +264,7 @@ defineStrings('check', {
     'build.relaxed': 'relaxed SIMD（FMA）',
     'build.simd': 'SIMD128',
     'build.scalar': '标量（scalar）',
+    'build.fused': '它的乘加是融合的（每次只舍入一次），所以命令行工具加 --madd fused 给出同样的数字。',
     footerLoading: '正在加载 WebAssembly 计算核心…',
   },
 });

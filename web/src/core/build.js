@@ -1,6 +1,6 @@
 // The one place the wasm build is chosen from the page URL: ?build=relaxed,
-// ?build=simd or ?build=scalar forces one, anything else is 'auto' (SIMD128
-// where the browser validates it; see loader.js for why auto stops there). Read on the main thread, since a worker cannot see the page
+// ?build=simd or ?build=scalar forces one, anything else is 'auto' (the
+// fastest build the browser validates; loader.js). Read on the main thread, since a worker cannot see the page
 // URL, and sent to the worker that loads the module (loader.js). Kept apart
 // from loader.js so a page's own bundle holds no loader code.
 export const BUILDS = ['auto', 'relaxed', 'simd', 'scalar'];

@@ -1,11 +1,10 @@
-// Loads one feature's C++ core module (Emscripten, ES module) once: the
-// SIMD128 build where the browser validates SIMD, else the scalar build; the
-// relaxed-SIMD (FMA) build when forced (?build=relaxed) or, on the benchmark
-// page, beside the others where the browser validates it. 'auto' does not
-// pick it: its fused sums are not the CLI's bits, and the pages promise the
-// CLI's numbers for a seed (README, "Which build runs"). Each
-// page's feature has a module of its own (explain for index.html, check, lab,
-// bench), so a page downloads only the core code it runs.
+// Loads one feature's C++ core module (Emscripten, ES module) once, chosen by
+// feature detection: the relaxed-SIMD (FMA) build where the browser validates
+// relaxed SIMD, else SIMD128 where it validates SIMD, else scalar. Each build
+// gives the CLI's numbers for a seed, the relaxed one with the CLI's --madd
+// for how this engine runs relaxed_madd (buildInfo().madd; README, "Which
+// build runs"). Each page's feature has a module of its own (explain for
+// index.html, check, lab, bench), so a page downloads only the core code it runs.
 //
 // Forcing a build: the page URL's `?build=scalar` (or `simd`, `relaxed`) is read
 // on the main thread (build.js; a worker cannot see the page URL) and handed
@@ -41,7 +40,9 @@ const MODULES = {
 /** The build 'auto' resolves to in this browser. */
 export async function resolveBuild(build = 'auto') {
   if (!BUILDS.includes(build)) throw new Error(`unknown build "${build}"`);
-  return build === 'auto' ? ((await simd()) ? 'simd' : 'scalar') : build;
+  if (build !== 'auto') return build;
+  if (await relaxedSimd()) return 'relaxed';
+  return (await simd()) ? 'simd' : 'scalar';
 }
 
 /** Whether this browser validates relaxed SIMD (the relaxed build can run). */

@@ -24,8 +24,8 @@ export function withAlloc(M, sizes, fn) {
   }
 }
 
-/** @returns {{simd: boolean, build: 'relaxed'|'simd'|'scalar', dotKernel: string}} */
+/** @returns {{simd: boolean, build: 'relaxed'|'simd'|'scalar', dotKernel: string, madd: 'fused'|'separate'}} */
 export function buildInfo(M) {
   const r = M.buildInfo();
-  return { simd: r.simd, build: r.build, dotKernel: r.dotKernel };
+  return { simd: r.simd, build: r.build, dotKernel: r.dotKernel, madd: r.madd };
 }

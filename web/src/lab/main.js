@@ -16,7 +16,8 @@ import './lab.css';
 import { applyDocument, onLangChange, t } from '../i18n.js';
 import { loadErrorStrings, readerError } from '../core/errors.js';
 import { h, reducedMotion } from '../dom.js';
-import { readState } from '../state.js';
+import { flush, readState } from '../state.js';
+import { urlWithParam } from '../url.js';
 import { decimals, fixed, int } from '../format.js';
 import * as langSwitch from '../widgets/lang-switch.js';
 import './strings.js';
@@ -394,32 +395,32 @@ function footer() {
   buildChoice();
 }
 
-// The relaxed build (FMA) trains faster, but its fused sums round differently,
-// so a run is no longer the CLI's for its seed (a training run is chaotic: the
-// curves part within a few hundred steps). SIMD128 stays the default; where
-// the browser validates relaxed SIMD the reader may choose it (?build=relaxed,
-// read by core/build.js), and go back.
+// Which rounding the runs have, so a reader can reproduce them with the CLI:
+// the relaxed build (chosen by detection) fuses each multiply-add where the
+// engine does (buildInfo().madd), and then a run is `attnlab train --madd
+// fused`'s for its seed; SIMD128 rounds twice, as the CLI does by default. The
+// link switches between the two (?build=simd, read by core/build.js, or back
+// to the detected build).
 function buildChoice() {
   const el = byId('lab-build');
-  const offer = buildInfo?.build === 'simd' && buildInfo.relaxedAvailable;
-  const using = buildInfo?.build === 'relaxed';
-  el.hidden = !offer && !using;
+  const build = buildInfo?.build;
+  const fused = build === 'relaxed' && buildInfo.madd === 'fused';
+  const toAuto = build === 'simd' && buildInfo.relaxedAvailable;
+  el.hidden = !fused && build !== 'relaxed' && !toAuto;
   if (el.hidden) return el.replaceChildren();
-  // The form keeps its state in the URL as it changes, so the href is taken
-  // when the link is about to be followed (a click, a middle click, a key).
-  const refresh = () => { link.href = withBuild(using ? null : 'relaxed'); };
+  const text = t(fused ? 'lab.build.fused' : build === 'relaxed' ? 'lab.build.separate' : 'lab.build.simd');
+  if (!fused && !toAuto) return el.replaceChildren(text);
+  // The form writes its state to the URL 200 ms after a change (state.js), so
+  // the href is taken, the queue flushed, when the link is about to be
+  // followed (a click, a middle click, a key).
+  const refresh = () => {
+    flush();
+    link.href = urlWithParam('build', fused ? 'simd' : null);
+  };
   const link = h('a', { id: 'lab-build-link', onclick: refresh, onpointerdown: refresh, onfocus: refresh },
-    t(using ? 'lab.build.back' : 'lab.build.use'));
+    t(fused ? 'lab.build.toSimd' : 'lab.build.toAuto'));
   refresh();
-  el.replaceChildren(t(using ? 'lab.build.using' : 'lab.build.offer'), ' ', link);
-}
-
-/** This page's URL (its state included) with ?build= set, or removed for null. */
-function withBuild(build) {
-  const u = new URL(location.href);
-  if (build) u.searchParams.set('build', build);
-  else u.searchParams.delete('build');
-  return u.href;
+  el.replaceChildren(text, ' ', link);
 }
 
 // ---- wiring ----

@@ -233,8 +233,10 @@ export function createTrainOps(emit, options = {}) {
       }
       const info = M.buildInfo();
       warmUp();
-      // relaxedAvailable: the page offers the relaxed build (FMA) where it can run (lab/main.js).
-      return { simd: info.simd, build: info.build, kernel: info.dotKernel, relaxedAvailable: await hasRelaxedSimd() };
+      // madd and relaxedAvailable: the page names the CLI's --madd for its runs,
+      // and links between the builds (lab/main.js).
+      return { simd: info.simd, build: info.build, kernel: info.dotKernel, madd: info.madd,
+        relaxedAvailable: await hasRelaxedSimd() };
     },
     // One throwaway session: the core's message and argument for each options object.
     async validate(list) {

@@ -1,6 +1,7 @@
 // Footer line: which wasm build runs (relaxed SIMD, SIMD128 or scalar, from
-// the core's own buildInfo()) and that all computing happens in the browser; the dot
-// kernel's name goes in data-kernel only.
+// the core's own buildInfo()) and that all computing happens in the browser;
+// where the multiply-adds are fused, the CLI option that gives the same
+// numbers (--madd fused). The dot kernel's name goes in data-kernel only.
 // mount(element, client) -> {relabel()}
 import { defineStrings, t } from '../i18n.js';
 
@@ -13,6 +14,7 @@ defineStrings('build', {
     simd: 'SIMD128',
     relaxed: 'relaxed SIMD (FMA)',
     scalar: 'scalar',
+    fused: ' Its multiply-adds are fused (one rounding each), so the command-line tool gives these numbers with --madd fused.',
   },
   zh: {
     loading: '正在加载 WebAssembly 计算核心…',
@@ -22,6 +24,7 @@ defineStrings('build', {
     simd: 'SIMD128',
     relaxed: 'relaxed SIMD（FMA）',
     scalar: '标量（scalar）',
+    fused: '它的乘加是融合的（每次只舍入一次），所以命令行工具加 --madd fused 给出同样的数字。',
   },
 });
 
@@ -33,10 +36,11 @@ export function mount(root, client) {
     if (error) root.textContent = t('build.failed', { message: error });
     else if (!info) root.textContent = t('build.loading');
     else
-      root.textContent = t('build.ready', { build: t(`build.${info.build}`) });
+      root.textContent = t('build.ready', { build: t(`build.${info.build}`) }) + (info.madd === 'fused' ? t('build.fused') : '');
     // The dot kernel's name is for tests and the curious (devtools), not the reader's text.
     root.dataset.build = info ? info.build : '';
     root.dataset.kernel = info?.dotKernel ?? '';
+    root.dataset.madd = info?.madd ?? '';
   }
 
   render();

@@ -8,7 +8,7 @@
 // screen; it loads the presets' wasm module of its own (cpp/wasm/presets_bindings.cpp)
 // on this thread, never the widgets' worker or the explainer's module, whose
 // bytes an embedded widget's host pays.
-import { simd } from 'wasm-feature-detect';
+import { detectBuild } from './core/detect.js';
 import { t } from './i18n.js';
 import { decimals, fixed, int, num, significant } from './format.js';
 import { h } from './dom.js';
@@ -160,7 +160,7 @@ export function mount(section, explorer) {
   render();
   (async () => {
     const build = buildFromSearch();
-    const variant = build === 'auto' ? ((await simd()) ? 'simd' : 'scalar') : build;
+    const variant = await detectBuild(build);
     const M = await (await MODULES[variant]()).default();
     await computeRows(M, (r) => { rows = r.slice(); render(); });
     section.dataset.ready = 'true';

@@ -9,8 +9,10 @@
 // Forcing a build: the page URL's `?build=scalar` (or `simd`, `relaxed`) is read
 // on the main thread (build.js; a worker cannot see the page URL) and handed
 // here as `build`. Tests use it to run the pages on the scalar build.
-import { simd, relaxedSimd } from 'wasm-feature-detect';
 import { BUILDS } from './build.js';
+import { detectBuild, hasRelaxedSimd } from './detect.js';
+
+export { hasRelaxedSimd };
 
 // Literal import() calls, so the bundler emits every module as its own chunk
 // and a page fetches only the one it asks for.
@@ -40,13 +42,8 @@ const MODULES = {
 /** The build 'auto' resolves to in this browser. */
 export async function resolveBuild(build = 'auto') {
   if (!BUILDS.includes(build)) throw new Error(`unknown build "${build}"`);
-  if (build !== 'auto') return build;
-  if (await relaxedSimd()) return 'relaxed';
-  return (await simd()) ? 'simd' : 'scalar';
+  return detectBuild(build);
 }
-
-/** Whether this browser validates relaxed SIMD (the relaxed build can run). */
-export const hasRelaxedSimd = () => relaxedSimd();
 
 /** A fresh instance of a feature's module in the given build ('relaxed', 'simd' or 'scalar'). */
 export async function instantiate(feature, build) {

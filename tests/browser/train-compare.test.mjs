@@ -104,7 +104,7 @@ test('embedded with worker-src blob: the comparison runs in a worker and ends wi
   checkOutcome(r);
   assert.match(r.w.footer, /in a worker/, r.w.footer);
   // Only the lab's core: this page has no widget of the explainer.
-  assert.ok(r.embedRequests.some((p) => /attnlab_lab_(simd|scalar)/.test(p)), 'the lab core loaded');
+  assert.ok(r.embedRequests.some((p) => /attnlab_lab_(relaxed|simd|scalar)/.test(p)), 'the lab core loaded');
   assert.ok(!r.embedRequests.some((p) => /attnlab_(explain|check|bench)_/.test(p)), `no other core: ${r.embedRequests.join(' ')}`);
   console.log(`worker: the comparison took ${r.w.totalMs} ms (${r.wallMs} ms from start() to the end, as the test saw it)`);
 });

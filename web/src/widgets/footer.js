@@ -1,7 +1,7 @@
 // Every widget's footer: the Embed button (its panel, embed-panel.js, loads
 // on the first click) and, when embedded, a status line: which core runs it
 // (a worker, or the main thread where the host's CSP allows no worker;
-// SIMD128 or scalar), or why it could not load.
+// relaxed SIMD, SIMD128 or scalar), or why it could not load.
 import { inLang, t } from '../i18n.js';
 import { h } from '../dom.js';
 

@@ -406,7 +406,7 @@ function buildChoice() {
   const build = buildInfo?.build;
   const fused = build === 'relaxed' && buildInfo.madd === 'fused';
   const toAuto = build === 'simd' && buildInfo.relaxedAvailable;
-  el.hidden = !fused && build !== 'relaxed' && !toAuto;
+  el.hidden = build !== 'relaxed' && !toAuto;
   if (el.hidden) return el.replaceChildren();
   const text = t(fused ? 'lab.build.fused' : build === 'relaxed' ? 'lab.build.separate' : 'lab.build.simd');
   if (!fused && !toAuto) return el.replaceChildren(text);

@@ -3,9 +3,9 @@ import { defineStrings } from '../i18n.js';
 
 defineStrings('bench', {
   en: {
-    description: 'Benchmarks of the attention core in your browser: the scalar and SIMD128 WebAssembly builds, in GFLOP/s and training steps per second.',
+    description: 'Benchmarks of the attention core in your browser: its scalar, SIMD128 and relaxed-SIMD (FMA) WebAssembly builds, in GFLOP/s and training steps per second.',
     title: 'How fast is the core in your browser?',
-    lede: 'This page runs the same benchmarks as scripts/bench.sh, in your browser, with both WebAssembly builds of the C++ core: the scalar build and the SIMD128 build. Each cell is the median GFLOP/s of repeated samples (± half the inter-quartile range); a multiply-add counts as 2 flops and attention as 4·n·m·d. The last two rows are one step of the training lab’s default configuration, in steps per second: from a fresh start, and once the run has learned (a converged run once ran several times slower, on subnormal floats). Nothing leaves your browser.',
+    lede: 'This page runs the same benchmarks as scripts/bench.sh, in your browser, with the WebAssembly builds of the C++ core: the scalar build, the SIMD128 build and, where this browser has relaxed SIMD, the relaxed-SIMD build with fused multiply-adds. Each cell is the median GFLOP/s of repeated samples (± half the inter-quartile range); a multiply-add counts as 2 flops and attention as 4·n·m·d. The last two rows are one step of the training lab’s default configuration, in steps per second: from a fresh start, and once the run has learned (a converged run once ran several times slower, on subnormal floats). Nothing leaves your browser.',
     samples: 'Samples per cell',
     samplesRange: 'Samples per cell: a whole number from {lo} to {hi}.',
     run: 'Run the benchmarks',
@@ -26,9 +26,9 @@ defineStrings('bench', {
     back: 'Back to the explanation',
   },
   zh: {
-    description: '在你的浏览器中测试注意力计算核心的速度：标量与 SIMD128 两个 WebAssembly 构建，单位为 GFLOP/s 与每秒训练步数。',
+    description: '在你的浏览器中测试注意力计算核心的速度：标量、SIMD128 与 relaxed SIMD（FMA）三个 WebAssembly 构建，单位为 GFLOP/s 与每秒训练步数。',
     title: '计算核心在你的浏览器里有多快？',
-    lede: '本页在你的浏览器中运行与 scripts/bench.sh 相同的基准测试，分别使用 C++ 核心的两个 WebAssembly 构建：标量版与 SIMD128 版。每格是多次采样的 GFLOP/s 中位数（± 四分位距的一半）；一次乘加计为 2 次浮点运算，注意力计为 4·n·m·d。最后两行是训练实验默认配置的一个训练步，单位为每秒步数：一行从头开始，一行在模型学会之后（收敛后的训练曾因次正规浮点数慢了好几倍）。数据不会离开你的浏览器。',
+    lede: '本页在你的浏览器中运行与 scripts/bench.sh 相同的基准测试，使用 C++ 核心的各个 WebAssembly 构建：标量版、SIMD128 版，以及在支持 relaxed SIMD 的浏览器中使用融合乘加的 relaxed SIMD 版。每格是多次采样的 GFLOP/s 中位数（± 四分位距的一半）；一次乘加计为 2 次浮点运算，注意力计为 4·n·m·d。最后两行是训练实验默认配置的一个训练步，单位为每秒步数：一行从头开始，一行在模型学会之后（收敛后的训练曾因次正规浮点数慢了好几倍）。数据不会离开你的浏览器。',
     samples: '每格采样次数',
     samplesRange: '每格采样次数必须是 {lo} 到 {hi} 之间的整数。',
     run: '运行基准测试',

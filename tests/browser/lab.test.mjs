@@ -784,7 +784,9 @@ test('a diverging run: marked on the curves at its step, said in its card and th
     // The healthy run's CSV has no such block.
     assert.doesNotMatch((await downloadOf(page, '#lab-run-0 [data-export="csv"]')).bytes.toString(), /diverged|nan/);
     // The charts' data table: a dash, never 0, for the NaN metrics.
+    // The tables are built on the details' toggle event, which fires after the click returns.
     await page.click('#lab-data-summary');
+    await page.waitForFunction(() => document.querySelectorAll('#lab-data-tables table[data-option="1"] tbody tr td').length > 0);
     const lastRow = await page.$$eval('#lab-data-tables table[data-option="1"] tbody tr:last-child td', (tds) => tds.map((td) => td.textContent));
     // (At d itself, where it is the last logged step, only the non-finite loss is a dash.)
     assert.ok(lastIsD ? lastRow.includes('—') : lastRow.every((x) => x === '—'), lastRow.join(' '));

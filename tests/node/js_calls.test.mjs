@@ -8,9 +8,8 @@
 // at n = 64). Counted here by wrapping every function the module imports.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import v8 from 'node:v8';
-import { wasmFile } from './paths.mjs';
+import { loadWasm } from './paths.mjs';
 
 // Node 20 validates relaxed SIMD only behind this flag.
 v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
@@ -25,8 +24,7 @@ async function loadCountingImports(feature, variant) {
     return instantiate(bytes, imports);
   };
   try {
-    const { default: create } = await import(wasmFile(feature, variant, 'js'));
-    return { M: await create({ wasmBinary: fs.readFileSync(wasmFile(feature, variant)) }), calls };
+    return { M: await loadWasm(feature, variant), calls };
   } finally {
     WebAssembly.instantiate = instantiate;
   }

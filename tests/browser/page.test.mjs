@@ -1042,7 +1042,7 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     await simd.close();
     // Chromium validates relaxed SIMD, so detection loads that build; this
     // machine's engine fuses relaxed_madd, and the footer names the CLI's
-    // --madd fused. The seed's softmax is unchanged (the exp polynomial is not fused).
+    // --madd fused. The seed's softmax is unchanged (3 scores: no vector lane, so no fused exp).
     const relaxed = await openPage();
     assert.equal(await relaxed.$eval('#build-info', (e) => e.dataset.build), 'relaxed');
     assert.equal(await relaxed.$eval('#build-info', (e) => e.dataset.madd), 'fused');

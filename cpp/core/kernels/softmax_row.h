@@ -48,6 +48,10 @@ void softmax_row_f32__scalar(float* x, std::size_t n);
 #if defined(__wasm_simd128__)
 // Vector max, vector exp (same polynomial, 4 lanes), vector scale.
 void softmax_row_f32__wasmsimd(float* x, std::size_t n);
+// y = exp(x) for x <= 0 by the softmax's vector exp (its last n % 4 by
+// exp_f32_nonpositive). SIMD128: exp_f32_nonpositive's bits. Relaxed SIMD: its
+// multiply-adds are relaxed_madd, so the same polynomial rounded fewer times.
+void exp_nonpositive_f32__wasmsimd(const float* x, float* y, std::size_t n);
 #endif
 
 inline void softmax_row_f32(float* x, std::size_t n) {

@@ -31,6 +31,8 @@ double ulps(float got, double want) {
   return std::fabs(got - want) / std::ldexp(1.0, e - 24);
 }
 
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
 float from_bits(std::uint32_t b) {
   float x;
   std::memcpy(&x, &b, sizeof x);
@@ -84,6 +86,61 @@ TEST_CASE("exp_f32_nonpositive is within 1.01 ulp of exp on [ln FLT_MIN, 0], exa
     REQUIRE(attn::exp_f32_nonpositive(x) == 0.0f);
   }
 }
+
+#if defined(__wasm_simd128__)
+TEST_CASE("SIMD: the softmax's vector exp is exp_f32_nonpositive in SIMD128, as close to exp where it fuses",
+          "[softmax][exp][simd]") {
+  // The same sweep as above, through the vector exp 4 lanes at a time. SIMD128
+  // (and relaxed SIMD on an engine that does not fuse): the scalar's bits.
+  // Fused: the same polynomial with 6 roundings fewer, held to the scalar's
+  // 1.01 ulp, and unlike it somewhere (or the test would not be testing FMA).
+  const bool fused = attn::madd_mode() == attn::Madd::fused;
+  const std::uint32_t lowest = [] {
+    std::uint32_t b;
+    const float x = attn::kExpFloor;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+  }();
+  std::vector<float> x, y, want;
+  double worst = 0;
+  float worst_x = 0;
+  std::size_t differs = 0;
+  const auto flush = [&] {
+    y.assign(x.size(), -1.0f);
+    attn::exp_nonpositive_f32__wasmsimd(x.data(), y.data(), x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const float s = attn::exp_f32_nonpositive(x[i]);
+      differs += !same_bits(y[i], s);
+      const double e = ulps(y[i], std::exp(static_cast<double>(x[i])));
+      if (e > worst) worst = e, worst_x = x[i];
+    }
+    x.clear();
+  };
+  for (std::uint32_t b = 0x80000000u; b <= lowest; b += 101) {
+    x.push_back(from_bits(b));
+    if (x.size() == 4096) flush();
+  }
+  flush();
+  WARN("vector exp (" << attn::madd_name(attn::madd_mode()) << "): worst " << worst << " ulp at " << worst_x
+                      << "; " << differs << " results differ from exp_f32_nonpositive's bits");
+  REQUIRE(worst <= 1.01);
+  if (fused) REQUIRE(differs > 0);
+  else REQUIRE(differs == 0);
+
+  // In vector lanes: exp(±0) = 1 exactly, the floor normal, below it (and -inf, NaN) exactly 0.
+  x = {0.0f, -0.0f, attn::kExpFloor, std::nextafter(attn::kExpFloor, -100.0f), -88.0f, -1e30f,
+       -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()};
+  y.assign(x.size(), -1.0f);
+  attn::exp_nonpositive_f32__wasmsimd(x.data(), y.data(), x.size());
+  REQUIRE(y[0] == 1.0f);
+  REQUIRE(y[1] == 1.0f);
+  REQUIRE(y[2] >= std::numeric_limits<float>::min());
+  for (std::size_t i = 3; i < x.size(); ++i) {
+    CAPTURE(x[i]);
+    REQUIRE(y[i] == 0.0f);
+  }
+}
+#endif
 
 TEST_CASE("softmax rows never return a subnormal weight", "[softmax][subnormal]") {
   // Rows whose scores sit at every distance from the best, fine-grained around

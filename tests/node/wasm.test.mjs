@@ -62,15 +62,16 @@ test('the SIMD build holds f32x4 code in the score tile, the key packing and the
     assert.ok(name, `${prefix} is in the module`);
     return fns.get(name).join('\n');
   };
-  // 4x8 tile: broadcast q[r][p], load 8 keys' element p, multiply-add.
-  const tile = body('attn::simd::score_rows_from_panels(');
+  // 4x8 tile: broadcast q[r][p], load 8 keys' element p, multiply-add (the
+  // rows of a 4-row block, unpacked, which the attention kernel shares).
+  const tile = body('void attn::simd::(anonymous namespace)::score_rows<0>(');
   for (const op of [/v128\.load32_splat/, /v128\.load\b/, /f32x4\.mul/, /f32x4\.add/]) assert.match(tile, op);
   // K transposed into panels with shuffles.
   assert.match(body('attn::simd::pack_key_panels('), /i8x16\.shuffle/);
   // Softmax (vector exp: 2^n built with i32x4.shl) and W·V inlined in the attention kernel.
   const attention = body('attn::attention_f32__wasmsimd(');
   for (const op of [/f32x4\.pmax/, /i32x4\.shl/, /f32x4\.mul/, /f32x4\.add/, /v128\.store/]) assert.match(attention, op);
-  assert.match(body('attn::qk_scores_f32__wasmsimd_4x8('), /call \d+ <attn::simd::(pack_key_panels|score_rows_from_panels)/);
+  assert.match(body('attn::qk_scores_f32__wasmsimd_4x8('), /call \d+ <(void )?attn::simd::(pack_key_panels|\(anonymous namespace\)::score_rows<0>)/);
 });
 
 test('the scalar builds have no SIMD instruction at all', () => {

@@ -17,7 +17,7 @@ using simd::madd;
 namespace {
 
 // o_r = sum_j w_r[j] v_j for R = 1 to 4 rows (w rows and o rows ldw, ldo apart).
-// 8 columns at a time with broadcast_tile_4x8 (step j: v_j's 8 columns, w_r[j]
+// 8 columns at a time with broadcast_tile_x8 (step j: v_j's 8 columns, w_r[j]
 // broadcast), so V is read once for all R rows; each output sums over j in
 // order, as the scalar twin does.
 template <int R>
@@ -25,7 +25,7 @@ void weighted_sum(const float* w, std::size_t ldw, const float* v, std::size_t m
                   std::size_t ldo) {
   std::size_t c = 0;
   for (; c + 8 <= dv; c += 8) {
-    const simd::Tile4x8 acc = simd::broadcast_tile_4x8<R>(w, ldw, v + c, dv, m);
+    const simd::TileX8 acc = simd::broadcast_tile_x8<R, 0>(w, ldw, v + c, dv, m);
     for (int r = 0; r < R; ++r) {
       wasm_v128_store(o + r * ldo + c, acc.lo[r]);
       wasm_v128_store(o + r * ldo + c + 4, acc.hi[r]);

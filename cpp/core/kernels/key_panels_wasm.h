@@ -13,4 +13,14 @@ namespace attn::simd {
 // valid until the thread's next call.
 const float* pack_key_panels(const float* k, std::size_t m, std::size_t d);
 
+// Up to `stride` rows of x (ldx apart, `steps` long; stride 4 or 8)
+// interleaved for the broadcast tile (broadcast_tile_wasm.h): element s of row
+// r at [stride·s + r], so the tile's broadcasts a step come from one pointer at
+// fixed offsets, not from a row pointer each (the relaxed build's 6-row Q·Kᵀ
+// tile: 6 row pointers would crowd the general registers). Slots past `rows`
+// repeat the last row (never read). A buffer owned by the calling thread,
+// apart from the key panels', grown and reused.
+const float* pack_row_block(const float* x, std::size_t rows, std::size_t ldx, std::size_t steps,
+                            std::size_t stride);
+
 }  // namespace attn::simd

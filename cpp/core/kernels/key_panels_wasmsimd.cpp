@@ -5,6 +5,8 @@
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
 
+#include <algorithm>
+
 #include "base/aligned_vector.h"
 
 namespace attn::simd {
@@ -43,7 +45,37 @@ void pack_full_panel(const float* k, std::size_t d, float* out) {
     for (std::size_t c = 0; c < 8; ++c) out[c] = k[c * d + p];
 }
 
+// pack_row_block's body, its stride S (4 or 8) a constant so the loops unroll.
+template <std::size_t S>
+void pack_rows(const float* x, std::size_t rows, std::size_t ldx, std::size_t steps, float* out) {
+  const float* row[S];
+  for (std::size_t r = 0; r < S; ++r) row[r] = x + std::min(r, rows - 1) * ldx;
+  std::size_t s = 0;
+  for (; s + 4 <= steps; s += 4, out += 4 * S) {  // a 4x4 transpose per 4 rows and 4 steps
+    for (std::size_t g = 0; g < S; g += 4) {
+      v128_t c0, c1, c2, c3;
+      transpose4(wasm_v128_load(row[g] + s), wasm_v128_load(row[g + 1] + s), wasm_v128_load(row[g + 2] + s),
+                 wasm_v128_load(row[g + 3] + s), c0, c1, c2, c3);
+      wasm_v128_store(out + g, c0);
+      wasm_v128_store(out + S + g, c1);
+      wasm_v128_store(out + 2 * S + g, c2);
+      wasm_v128_store(out + 3 * S + g, c3);
+    }
+  }
+  for (; s < steps; ++s, out += S)
+    for (std::size_t r = 0; r < S; ++r) out[r] = row[r][s];
+}
+
 }  // namespace
+
+const float* pack_row_block(const float* x, std::size_t rows, std::size_t ldx, std::size_t steps,
+                            std::size_t stride) {
+  thread_local AlignedFloats buffer;
+  if (buffer.size() < stride * steps) buffer.resize(stride * steps);
+  if (stride == 8) pack_rows<8>(x, rows, ldx, steps, buffer.data());
+  else pack_rows<4>(x, rows, ldx, steps, buffer.data());
+  return buffer.data();
+}
 
 const float* pack_key_panels(const float* k, std::size_t m, std::size_t d) {
   thread_local AlignedFloats buffer;  // panel loads never straddle a cache line

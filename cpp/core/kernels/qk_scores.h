@@ -23,7 +23,8 @@ void qk_scores_f32__scalar_fma(const float* q, const float* k, std::size_t n, st
 // for bit. No horizontal sums (a 2x4 dot-product tile spent ~10% on them at d = 64).
 // The relaxed-SIMD build names it __wasmrelaxedsimd_ (each multiply-add one
 // relaxed_madd: the fused twin's bits where the engine fuses; also held to a
-// double oracle).
+// double oracle). Against 64 keys or more its tile is 6 query rows, packed,
+// for 12 FMA chains (broadcast_tile_wasm.h); the name keeps the 4x8 family's.
 #if defined(__wasm_relaxed_simd__)
 void qk_scores_f32__wasmrelaxedsimd_4x8(const float* q, const float* k, std::size_t n, std::size_t m,
                                         std::size_t d, float scale, float* s);

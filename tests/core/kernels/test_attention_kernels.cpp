@@ -237,8 +237,9 @@ TEST_CASE("SIMD: the Q·Kᵀ kernel equals its scalar twin bit for bit (fused: w
           "[qk][simd]") {
   // Both sum each score over p in order and scale once, so every float matches.
   oracle::TestData rng(0x48);
-  for (std::size_t n : {1, 2, 3, 4, 5, 7, 8, 9, 13}) {
-    for (std::size_t m : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 33}) {
+  // n and m span both tiles' edges: 4 rows, and (relaxed, m >= 64) 6 packed rows.
+  for (std::size_t n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13}) {
+    for (std::size_t m : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 33, 63, 64, 65, 71}) {
       for (std::size_t d : {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 63, 64, 65, 128}) {
         CAPTURE(n, m, d);
         TwinTester t;  // q, k and s one float in: unaligned
@@ -271,6 +272,26 @@ TEST_CASE("SIMD: the Q·Kᵀ kernel is right after a larger call (reused key pan
         [&](auto qk, auto& b) { qk(b[q], b[k], 5, 9, 3, 1.0f, b[s]); });
 #if defined(ATTN_FUSED)
   require_scores_within_bound(t.simd(q), t.simd(k), t.simd(s), 5, 9, 3, 1.0f);
+#endif
+  t.require_bit_identical(s);
+}
+
+TEST_CASE("SIMD: the Q·Kᵀ kernel is right after a larger call (reused packed query rows)", "[qk][simd]") {
+  // A call with more and longer rows grows the packed-rows buffer; the next,
+  // smaller one (still on the packed tile in the relaxed build: 64 keys) must
+  // read only its own rows, including a last block of fewer rows than a tile.
+  oracle::TestData rng(0x4a);
+  const std::vector<float> qb = rng.floats(13 * 96, -1, 1), kb = rng.floats(64 * 96, -1, 1);
+  std::vector<float> big(13 * 64);
+  build_kernels::qk(qb.data(), kb.data(), 13, 64, 96, 1.0f, big.data());
+  TwinTester t;
+  const auto q = t.input("q", rng.floats(7 * 5, -1, 1));
+  const auto k = t.input("k", rng.floats(64 * 5, -1, 1));
+  const auto s = t.output("s", 7 * 64);
+  t.run(build_kernels::qk, build_kernels::qk_twin(),
+        [&](auto qk, auto& b) { qk(b[q], b[k], 7, 64, 5, 1.0f, b[s]); });
+#if defined(ATTN_FUSED)
+  require_scores_within_bound(t.simd(q), t.simd(k), t.simd(s), 7, 64, 5, 1.0f);
 #endif
   t.require_bit_identical(s);
 }

@@ -44,6 +44,12 @@ function sampler(M, c, warmup, minSeconds) {
     if (r.error) throw coreErrorOf(r);  // its argument, kind and params reach the page (core/errors.js)
     return r;
   };
+  // The first call can compile the kernel: without Liftoff (scripts/bench.sh)
+  // V8 compiles a wasm function when it is first called, inside the timed
+  // loop, 19-32 ms for the attention kernel; calibrated from that call, a
+  // case kept 1 call a sample and measured its timer (attention 16x64 0.8x
+  // SIMD128 where it runs 1.25x).
+  run(1);
   let iters = 1;
   for (;;) {
     const r = run(iters);

@@ -64,14 +64,14 @@ test('the SIMD build holds f32x4 code in the score tile, the key packing and the
   };
   // 4x8 tile: broadcast q[r][p], load 8 keys' element p, multiply-add (the
   // rows of a 4-row block, unpacked, which the attention kernel shares).
-  const tile = body('void attn::simd::(anonymous namespace)::score_rows<0>(');
+  const tile = body('attn::simd::score_rows_from_panels(');
   for (const op of [/v128\.load32_splat/, /v128\.load\b/, /f32x4\.mul/, /f32x4\.add/]) assert.match(tile, op);
   // K transposed into panels with shuffles.
   assert.match(body('attn::simd::pack_key_panels('), /i8x16\.shuffle/);
   // Softmax (vector exp: 2^n built with i32x4.shl) and W·V inlined in the attention kernel.
   const attention = body('attn::attention_f32__wasmsimd(');
   for (const op of [/f32x4\.pmax/, /i32x4\.shl/, /f32x4\.mul/, /f32x4\.add/, /v128\.store/]) assert.match(attention, op);
-  assert.match(body('attn::qk_scores_f32__wasmsimd_4x8('), /call \d+ <(void )?attn::simd::(pack_key_panels|\(anonymous namespace\)::score_rows<0>)/);
+  assert.match(body('attn::qk_scores_f32__wasmsimd_4x8('), /call \d+ <attn::simd::(pack_key_panels|score_rows_from_panels)\(/);
 });
 
 test('the scalar builds have no SIMD instruction at all', () => {
@@ -97,6 +97,12 @@ test('the relaxed build holds f32x4.relaxed_madd in every module and names itsel
   const name = [...fns.keys()].find((n) => n.startsWith('attn::dot_f32__wasmrelaxedsimd_acc4('));
   assert.ok(name, 'dot_f32__wasmrelaxedsimd_acc4 is in the module');
   assert.match(fns.get(name).join('\n'), /f32x4\.relaxed_madd/);
+  // The packed 5-row score tile (64 keys or more): rows 0-3 of a step one
+  // load, broadcast by shuffles; row 4 a broadcast load.
+  const rows = [...fns.keys()].find((n) => n.startsWith('attn::simd::score_rows_from_panels('));
+  assert.ok(rows, 'score_rows_from_panels is in the relaxed module');
+  for (const op of [/i8x16\.shuffle( 0x03020100){4}/, /i8x16\.shuffle( 0x0f0e0d0c){4}/, /v128\.load32_splat/, /f32x4\.relaxed_madd/])
+    assert.match(fns.get(rows).join('\n'), op);
   const script = `const { loadWasm } = await import(${JSON.stringify(new URL('./paths.mjs', import.meta.url).href)});
     const M = await loadWasm('explain', 'relaxed'); console.log(JSON.stringify(M.buildInfo()));`;
   const r = spawnSync(process.execPath, ['--experimental-wasm-relaxed-simd', '--input-type=module', '-e', script], { encoding: 'utf8' });

@@ -26,7 +26,8 @@ void attention_f32__scalar_fma(const float* q, const float* k, const float* v, A
 // score tiles, vector exp softmax, and W·V with 4 rows x 8 columns = 8 f32x4
 // accumulators held across all m keys (V read once per 4 rows).
 // The relaxed-SIMD build names it __wasmrelaxedsimd (relaxed_madd in both
-// tiles; the softmax is SIMD128's).
+// tiles and the softmax's exp); from 64 keys its blocks are 5 rows, packed
+// for both tiles (broadcast_tile_wasm.h).
 #if defined(__wasm_relaxed_simd__)
 void attention_f32__wasmrelaxedsimd(const float* q, const float* k, const float* v, AttentionDims s,
                                     float scale, float* w, float* o);

@@ -13,14 +13,16 @@ namespace attn::simd {
 // valid until the thread's next call.
 const float* pack_key_panels(const float* k, std::size_t m, std::size_t d);
 
-// Up to `stride` rows of x (ldx apart, `steps` long; stride 4 or 8)
-// interleaved for the broadcast tile (broadcast_tile_wasm.h): element s of row
-// r at [stride·s + r], so the tile's broadcasts a step come from one pointer at
-// fixed offsets, not from a row pointer each (the relaxed build's 6-row Q·Kᵀ
-// tile: 6 row pointers would crowd the general registers). Slots past `rows`
-// repeat the last row (never read). A buffer owned by the calling thread,
-// apart from the key panels', grown and reused.
-const float* pack_row_block(const float* x, std::size_t rows, std::size_t ldx, std::size_t steps,
-                            std::size_t stride);
+// Floats a step of a packed row block: rows 0-3 one aligned f32x4, row 4 the
+// next float, the rest padding.
+inline constexpr std::size_t kRowStride = 8;
+
+// Up to 5 rows of x (ldx apart, `steps` long) interleaved for the packed
+// broadcast tile (broadcast_tile_wasm.h): element s of row r at
+// [kRowStride·s + r], so a step's rows 0-3 are one load and one pointer
+// serves every row. Slots past `rows` repeat the last row (never read).
+// A buffer owned by the calling thread, apart from the key panels', grown to
+// the largest call and reused; valid until the thread's next call.
+const float* pack_row_block(const float* x, std::size_t rows, std::size_t ldx, std::size_t steps);
 
 }  // namespace attn::simd

@@ -45,9 +45,13 @@ void pack_full_panel(const float* k, std::size_t d, float* out) {
     for (std::size_t c = 0; c < 8; ++c) out[c] = k[c * d + p];
 }
 
-// pack_row_block's body, its stride S (4 or 8) a constant so the loops unroll.
-template <std::size_t S>
-void pack_rows(const float* x, std::size_t rows, std::size_t ldx, std::size_t steps, float* out) {
+}  // namespace
+
+const float* pack_row_block(const float* x, std::size_t rows, std::size_t ldx, std::size_t steps) {
+  constexpr std::size_t S = kRowStride;
+  thread_local AlignedFloats buffer;
+  if (buffer.size() < S * steps) buffer.resize(S * steps);
+  float* out = buffer.data();
   const float* row[S];
   for (std::size_t r = 0; r < S; ++r) row[r] = x + std::min(r, rows - 1) * ldx;
   std::size_t s = 0;
@@ -64,16 +68,6 @@ void pack_rows(const float* x, std::size_t rows, std::size_t ldx, std::size_t st
   }
   for (; s < steps; ++s, out += S)
     for (std::size_t r = 0; r < S; ++r) out[r] = row[r][s];
-}
-
-}  // namespace
-
-const float* pack_row_block(const float* x, std::size_t rows, std::size_t ldx, std::size_t steps,
-                            std::size_t stride) {
-  thread_local AlignedFloats buffer;
-  if (buffer.size() < stride * steps) buffer.resize(stride * steps);
-  if (stride == 8) pack_rows<8>(x, rows, ldx, steps, buffer.data());
-  else pack_rows<4>(x, rows, ldx, steps, buffer.data());
   return buffer.data();
 }
 

@@ -23,8 +23,8 @@ void qk_scores_f32__scalar_fma(const float* q, const float* k, std::size_t n, st
 // for bit. No horizontal sums (a 2x4 dot-product tile spent ~10% on them at d = 64).
 // The relaxed-SIMD build names it __wasmrelaxedsimd_ (each multiply-add one
 // relaxed_madd: the fused twin's bits where the engine fuses; also held to a
-// double oracle). Against 64 keys or more its tile is 6 query rows, packed,
-// for 12 FMA chains (broadcast_tile_wasm.h); the name keeps the 4x8 family's.
+// double oracle). Against 64 keys or more its tile is 5 query rows, packed,
+// for 10 FMA chains (broadcast_tile_wasm.h); the name keeps the 4x8 family's.
 #if defined(__wasm_relaxed_simd__)
 void qk_scores_f32__wasmrelaxedsimd_4x8(const float* q, const float* k, std::size_t n, std::size_t m,
                                         std::size_t d, float scale, float* s);
@@ -41,9 +41,10 @@ void qk_scores_f32__scalar_fma(const float* q, const float* k, std::size_t n, st
 
 namespace simd {
 // Its inner part, which the fused attention kernel reuses: scores of `rows`
-// (1 to 4) consecutive query rows q[r·d ..] against all m keys, from their
-// panels (simd::pack_key_panels): s[r·lds + j] = scale · Σ_p q[r][p] k[j][p],
-// summed over p in order, as the scalar twin does.
+// (1 to tile_rows(m), broadcast_tile_wasm.h) consecutive query rows q[r·d ..]
+// against all m keys, from their panels (simd::pack_key_panels):
+// s[r·lds + j] = scale · Σ_p q[r][p] k[j][p], summed over p in order, as the
+// scalar twin does.
 void score_rows_from_panels(const float* q, std::size_t rows, const float* panels, std::size_t m,
                             std::size_t d, float scale, float* s, std::size_t lds);
 }  // namespace simd

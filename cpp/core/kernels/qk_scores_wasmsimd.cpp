@@ -15,14 +15,13 @@ namespace simd {
 
 namespace {
 
-// One tile: R query rows (S > 0: packed by pack_row_block with stride S;
-// S = 0: d apart, where they are) x 8 keys (broadcast_tile_x8 over the
-// panel, whose step p holds element p of the 8 keys). No horizontal sums:
-// lane c is key c's score.
-template <int R, int S>
+// One tile: R query rows (packed by pack_row_block, or d apart where they
+// are) x 8 keys (broadcast_tile_x8 over the panel, whose step p holds element
+// p of the 8 keys). No horizontal sums: lane c is key c's score.
+template <int R, bool Packed>
 inline void tile(const float* x, std::size_t d, const float* panel, float scale, float* s, std::size_t lds,
                  std::size_t keys) {
-  const TileX8 acc = broadcast_tile_x8<R, S>(x, d, panel, 8, d);
+  const TileX8 acc = broadcast_tile_x8<R, Packed>(x, d, panel, 8, d);
   const v128_t vs = wasm_f32x4_splat(scale);
   for (int r = 0; r < R; ++r) {
     float* sr = s + r * lds;
@@ -39,39 +38,36 @@ inline void tile(const float* x, std::size_t d, const float* panel, float scale,
   }
 }
 
-// `rows` query rows (1 to 4, or to 6 when S = 8) against all m keys.
-template <int S>
+template <bool Packed>
 void score_rows(const float* q, std::size_t rows, const float* panels, std::size_t m, std::size_t d, float scale,
                 float* s, std::size_t lds) {
-  const float* x = S > 0 ? pack_row_block(q, rows, d, d, S) : q;  // packed once for all m/8 panels
+  const float* x = Packed ? pack_row_block(q, rows, d, d) : q;  // packed once for all m/8 panels
   for (std::size_t j = 0; j < m; j += 8) {
     const float* panel = panels + j * d;
     const std::size_t keys = std::min<std::size_t>(8, m - j);
-    if constexpr (S >= 6) {
-      if (rows == 6) {
-        tile<6, S>(x, d, panel, scale, s + j, lds, keys);
-        continue;
-      }
+    if constexpr (Packed) {
       if (rows == 5) {
-        tile<5, S>(x, d, panel, scale, s + j, lds, keys);
+        tile<5, true>(x, d, panel, scale, s + j, lds, keys);
         continue;
       }
     }
     switch (rows) {
-      case 4: tile<4, S>(x, d, panel, scale, s + j, lds, keys); break;
-      case 3: tile<3, S>(x, d, panel, scale, s + j, lds, keys); break;
-      case 2: tile<2, S>(x, d, panel, scale, s + j, lds, keys); break;
-      default: tile<1, S>(x, d, panel, scale, s + j, lds, keys); break;
+      case 4: tile<4, Packed>(x, d, panel, scale, s + j, lds, keys); break;
+      case 3: tile<3, Packed>(x, d, panel, scale, s + j, lds, keys); break;
+      case 2: tile<2, Packed>(x, d, panel, scale, s + j, lds, keys); break;
+      default: tile<1, Packed>(x, d, panel, scale, s + j, lds, keys); break;
     }
   }
 }
 
 }  // namespace
 
-// The attention kernel's: 4 rows where they are, so its Q·Kᵀ and W·V blocks match.
 void score_rows_from_panels(const float* q, std::size_t rows, const float* panels, std::size_t m,
                             std::size_t d, float scale, float* s, std::size_t lds) {
-  score_rows<0>(q, rows, panels, m, d, scale, s, lds);
+  if constexpr (kPackedRows > 0) {
+    if (packed_tile(m)) return score_rows<true>(q, rows, panels, m, d, scale, s, lds);
+  }
+  score_rows<false>(q, rows, panels, m, d, scale, s, lds);
 }
 
 }  // namespace simd
@@ -84,16 +80,9 @@ void qk_scores_f32__wasmsimd_4x8(const float* q, const float* k, std::size_t n, 
                                  std::size_t d, float scale, float* s) {
 #endif
   const float* panels = simd::pack_key_panels(k, m, d);
-  if constexpr (simd::kQkStride > 0) {
-    if (m >= simd::kQkPackedMinKeys) {  // 6 packed rows a tile (broadcast_tile_wasm.h)
-      for (std::size_t i = 0; i < n; i += simd::kQkRows)
-        simd::score_rows<simd::kQkStride>(q + i * d, std::min(simd::kQkRows, n - i), panels, m, d, scale, s + i * m,
-                                          m);
-      return;
-    }
-  }
-  for (std::size_t i = 0; i < n; i += 4)
-    simd::score_rows<0>(q + i * d, std::min<std::size_t>(4, n - i), panels, m, d, scale, s + i * m, m);
+  const std::size_t rows = simd::tile_rows(m);
+  for (std::size_t i = 0; i < n; i += rows)
+    simd::score_rows_from_panels(q + i * d, std::min(rows, n - i), panels, m, d, scale, s + i * m, m);
 }
 
 }  // namespace attn

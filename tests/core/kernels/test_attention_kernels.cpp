@@ -237,7 +237,7 @@ TEST_CASE("SIMD: the Q·Kᵀ kernel equals its scalar twin bit for bit (fused: w
           "[qk][simd]") {
   // Both sum each score over p in order and scale once, so every float matches.
   oracle::TestData rng(0x48);
-  // n and m span both tiles' edges: 4 rows, and (relaxed, m >= 64) 6 packed rows.
+  // n and m span both tiles' edges: 4 rows, and (relaxed, m >= 64) 5 packed rows.
   for (std::size_t n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13}) {
     for (std::size_t m : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 33, 63, 64, 65, 71}) {
       for (std::size_t d : {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 63, 64, 65, 128}) {
@@ -356,6 +356,61 @@ TEST_CASE("SIMD: the attention kernel agrees with its scalar twin", "[attention]
       }
     }
   }
+}
+
+// The attention kernel's work on one block of rows (scores, softmax, W·V) is
+// checked against its twin as above; these sizes reach the relaxed build's
+// packed 5-row blocks (64 keys or more): n at their edges, dk and dv around
+// the 8-column tile and its 4-column and scalar remainders.
+TEST_CASE("SIMD: the attention kernel agrees with its scalar twin in blocks of packed rows (64 keys or more)",
+          "[attention][simd]") {
+  oracle::TestData rng(0xa78);
+  for (std::size_t n : {1, 4, 5, 6, 9, 10, 11, 16}) {
+    for (std::size_t m : {63, 64, 65, 71}) {
+      for (std::size_t dk : {1, 5, 8, 64}) {
+        for (std::size_t dv : {1, 4, 7, 8, 9, 13, 17}) {
+          CAPTURE(n, m, dk, dv);
+          TwinTester t;
+          const auto q = t.input("q", rng.floats(n * dk, -2, 2));
+          const auto k = t.input("k", rng.floats(m * dk, -2, 2));
+          const auto v = t.input("v", rng.floats(m * dv, -2, 2));
+          const auto w = t.output("w", n * m), o = t.output("o", n * dv);
+          const attn::AttentionDims dims{n, m, dk, dv};
+          const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
+          t.run(build_kernels::attention, build_kernels::attention_twin(),
+                [&](auto attention, auto& b) {
+                  attention(b[q], b[k], b[v], dims, scale, b[w], b[o]);
+                });
+          t.require_within(w, [&](float scalar) { return (m + 2) * kU * scalar + kSubnormalStep; });
+          t.require_within(o, 2.0 * (2 * m + 2) * kU);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("SIMD: the attention kernel is right after a larger call (reused packed rows)", "[attention][simd]") {
+  // A larger call grows the packed-rows buffer (query rows d long, weight
+  // rows m long); the next, smaller one must read only its own rows.
+  oracle::TestData rng(0xa79);
+  {
+    const std::size_t n = 12, m = 96, d = 80;
+    const auto q = rng.floats(n * d, -1, 1), k = rng.floats(m * d, -1, 1), v = rng.floats(m * d, -1, 1);
+    std::vector<float> w(n * m), o(n * d);
+    build_kernels::attention(q.data(), k.data(), v.data(), attn::AttentionDims{n, m, d, d}, 0.125f, w.data(),
+                             o.data());
+  }
+  const std::size_t n = 7, m = 64, dk = 3, dv = 9;
+  TwinTester t;
+  const auto q = t.input("q", rng.floats(n * dk, -2, 2));
+  const auto k = t.input("k", rng.floats(m * dk, -2, 2));
+  const auto v = t.input("v", rng.floats(m * dv, -2, 2));
+  const auto w = t.output("w", n * m), o = t.output("o", n * dv);
+  const attn::AttentionDims dims{n, m, dk, dv};
+  t.run(build_kernels::attention, build_kernels::attention_twin(),
+        [&](auto attention, auto& b) { attention(b[q], b[k], b[v], dims, 0.5f, b[w], b[o]); });
+  t.require_within(w, [&](float scalar) { return (m + 2) * kU * scalar + kSubnormalStep; });
+  t.require_within(o, 2.0 * (2 * m + 2) * kU);
 }
 
 #endif

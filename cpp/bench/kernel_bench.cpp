@@ -34,8 +34,12 @@ Floats random_floats(std::size_t count, std::uint64_t seed) {
   return v;
 }
 
+// Not inlined into run_seconds, whose vectors' destructors would put each
+// kernel call in a cleanup scope: under -fexceptions emscripten routes such a
+// call through a JS invoke_ trampoline (SIMD128's Q·Kᵀ and attention loops
+// went to JS and back on every call). Here no destructor is in scope.
 template <typename F>
-double time_loop(std::size_t iters, F&& f) {
+[[gnu::noinline]] double time_loop(std::size_t iters, F&& f) {
   const auto t0 = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < iters; ++i) f();
   const auto t1 = std::chrono::steady_clock::now();

@@ -22,8 +22,8 @@ namespace attn::simd {
 // spare. Measured on a Xeon, Q·Kᵀ 128x64, relaxed over SIMD128: 4 unpacked
 // rows 1.18x (Chromium 156) and 1.18x (Node 20); 6 packed rows, each broadcast
 // its own load, 1.30x and 1.08x (Node 20's V8 issues a step's 6 broadcasts
-// first and spills accumulators); these 5 rows 1.29x and 1.28x. Fewer than 64
-// keys keep 4 rows: packing rows for 2 key panels cost 16x64 7-18%.
+// first and spills accumulators); these 5 rows 1.29x and 1.27-1.28x. Fewer
+// than 64 keys keep 4 rows: packing 6 rows for 2 key panels cost 16x64 7-18%.
 #if defined(__wasm_relaxed_simd__)
 inline constexpr std::size_t kPackedRows = 5;
 #else

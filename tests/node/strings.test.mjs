@@ -38,7 +38,7 @@ for (const { file, rel } of TABLES) {
 }
 const { _strings: S, defineStrings, t } = await import(path.join(SRC, 'i18n.js'));
 
-const PREFIXES = ['page', 'widget', 'chain', 'var', 'proof', 'seed', 'sat', 'satlen', 'compare', 'embed', 'opt', 'docs', 'lang', 'build', 'parse', 'url', 'lab', 'check', 'bench', 'nav', 'coreerr'];
+const PREFIXES = ['page', 'widget', 'chain', 'var', 'proof', 'seed', 'sat', 'satlen', 'compare', 'embed', 'opt', 'docs', 'lang', 'build', 'parse', 'url', 'lab', 'check', 'bench', 'nav', 'coreerr', 'buildName'];
 const prefixOf = (key) => key.slice(0, key.indexOf('.'));
 const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -88,6 +88,14 @@ test('t(): one lookup that names a missing key, and one interpolation rule', () 
   assert.throws(() => defineStrings('test', { en: { x: 'other' }, zh: { x: '{a} 与 {b}' } }), /string "test\.x" defined twice/);
   assert.throws(() => defineStrings('lab.x', { en: {}, zh: {} }), /letters only/);
   for (const l of ['en', 'zh']) delete S[l]['test.x'];
+});
+
+test('every build buildInfo() can report has one name, in both languages, for every footer', () => {
+  for (const l of ['en', 'zh'])
+    for (const b of ['relaxed', 'simd', 'scalar']) assert.ok(S[l][`buildName.${b}`], `${l}: ${b}`);
+  // No footer keeps a table of its own (they drifted: the lab's Chinese said 标量, the widgets' 标量（scalar）).
+  const own = Object.keys(S.en).filter((k) => /\.(footer\.|build\.)?(relaxed|scalar)$/.test(k) && !k.startsWith('buildName.') && !k.startsWith('bench.'));
+  assert.deepEqual(own, []);
 });
 
 test('the checker: every reason code of its report and every verdict has a string', () => {

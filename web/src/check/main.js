@@ -10,6 +10,7 @@ import '../nav-strings.js';
 import './check.css';
 import { checkClient as client } from '../core/check-client.js';
 import { readerError } from '../core/errors.js';
+import { buildName } from '../build-names.js';
 import { applyDocument, onLangChange, t } from '../i18n.js';
 import { h, setFieldError } from '../dom.js';
 import { decimals, int, significant } from '../format.js';
@@ -446,7 +447,7 @@ const showFooter = () => (byId('check-footer').textContent = footer());
 showFooter();
 onLangChange(showFooter);
 client.call('buildInfo').then(
-  (info) => (footer = () => t('check.footerReady', { build: t(`check.build.${info.build}`) })
+  (info) => (footer = () => t('check.footerReady', { build: buildName(info.build) })
     + (info.madd === 'fused' ? t('check.build.fused') : '')),
   (e) => (footer = () => t('check.failed', { message: e.message })),
 ).then(showFooter);

@@ -13,6 +13,7 @@ import '../style.css';
 import '../page.css';
 import '../nav-strings.js';
 import './lab.css';
+import { buildName } from '../build-names.js';
 import { applyDocument, onLangChange, t } from '../i18n.js';
 import { loadErrorStrings, readerError } from '../core/errors.js';
 import { h, reducedMotion } from '../dom.js';
@@ -390,7 +391,7 @@ let buildInfo = null;
 let loadError = null;
 function footer() {
   byId('lab-footer').textContent = loadError ? t('lab.footer.failed', { message: loadError })
-    : buildInfo ? t('lab.footer.ready', { build: t(`lab.footer.${buildInfo.build}`), kernel: buildInfo.kernel, cores: COMPARE_WORKERS })
+    : buildInfo ? t('lab.footer.ready', { build: buildName(buildInfo.build), kernel: buildInfo.kernel, cores: COMPARE_WORKERS })
       : t('lab.footer.loading');
   buildChoice();
 }

@@ -261,9 +261,6 @@ defineStrings('lab', {
 
     'footer.loading': 'Loading the WebAssembly core…',
     'footer.ready': 'Every number on this page is computed in your browser by the C++ core compiled to WebAssembly ({build} build, kernel {kernel}), in up to {cores} workers. Nothing is sent to a server.',
-    'footer.scalar': 'scalar',
-    'footer.simd': 'SIMD128',
-    'footer.relaxed': 'relaxed SIMD (FMA)',
     'footer.failed': 'The WebAssembly core could not be loaded: {message}',
     'build.fused': 'Relaxed SIMD fuses each multiply-add on this machine (one rounding), so these runs are those of attnlab train --madd fused for the same seed; the command-line tool\'s default rounds twice, as SIMD128 does.',
     'build.separate': 'Relaxed SIMD rounds each multiply-add twice on this machine, so these runs are those of attnlab train for the same seed.',
@@ -528,9 +525,6 @@ defineStrings('lab', {
 
     'footer.loading': '正在加载 WebAssembly 计算核心…',
     'footer.ready': '本页的每个数字都由编译为 WebAssembly 的 C++ 核心在你的浏览器中计算（{build} 版本，内核 {kernel}），最多使用 {cores} 个 worker，不会向服务器发送任何数据。',
-    'footer.scalar': '标量',
-    'footer.simd': 'SIMD128',
-    'footer.relaxed': 'relaxed SIMD（FMA）',
     'footer.failed': '无法加载 WebAssembly 计算核心：{message}',
     'build.fused': '在这台机器上 relaxed SIMD 把每次乘加融合为一次舍入，所以这些运行与同一种子下 attnlab train --madd fused 的相同；命令行工具默认舍入两次，与 SIMD128 相同。',
     'build.separate': '在这台机器上 relaxed SIMD 的每次乘加舍入两次，所以这些运行与同一种子下 attnlab train 的相同。',

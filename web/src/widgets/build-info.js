@@ -3,6 +3,7 @@
 // where the multiply-adds are fused, the CLI option that gives the same
 // numbers (--madd fused). The dot kernel's name goes in data-kernel only.
 // mount(element, client) -> {relabel()}
+import { buildName } from '../build-names.js';
 import { defineStrings, t } from '../i18n.js';
 
 defineStrings('build', {
@@ -11,9 +12,6 @@ defineStrings('build', {
     ready:
       'Every number on this page is computed in your browser by the C++ core compiled to WebAssembly ({build} build). Nothing is sent to a server.',
     failed: 'The WebAssembly core could not be loaded: {message}',
-    simd: 'SIMD128',
-    relaxed: 'relaxed SIMD (FMA)',
-    scalar: 'scalar',
     fused: ' Its multiply-adds are fused (one rounding each), so the command-line tool gives these numbers with --madd fused.',
   },
   zh: {
@@ -21,9 +19,6 @@ defineStrings('build', {
     ready:
       '本页的每个数字都由编译为 WebAssembly 的 C++ 核心在你的浏览器中计算（{build} 版本），不会向服务器发送任何数据。',
     failed: '无法加载 WebAssembly 计算核心：{message}',
-    simd: 'SIMD128',
-    relaxed: 'relaxed SIMD（FMA）',
-    scalar: '标量（scalar）',
     fused: '它的乘加是融合的（每次只舍入一次），所以命令行工具加 --madd fused 给出同样的数字。',
   },
 });
@@ -36,7 +31,7 @@ export function mount(root, client) {
     if (error) root.textContent = t('build.failed', { message: error });
     else if (!info) root.textContent = t('build.loading');
     else
-      root.textContent = t('build.ready', { build: t(`build.${info.build}`) }) + (info.madd === 'fused' ? t('build.fused') : '');
+      root.textContent = t('build.ready', { build: buildName(info.build) }) + (info.madd === 'fused' ? t('build.fused') : '');
     // The dot kernel's name is for tests and the curious (devtools), not the reader's text.
     root.dataset.build = info ? info.build : '';
     root.dataset.kernel = info?.dotKernel ?? '';

@@ -2,6 +2,7 @@
 // on the first click) and, when embedded, a status line: which core runs it
 // (a worker, or the main thread where the host's CSP allows no worker;
 // relaxed SIMD, SIMD128 or scalar), or why it could not load.
+import { buildName } from '../build-names.js';
 import { inLang, t } from '../i18n.js';
 import { h } from '../dom.js';
 
@@ -49,7 +50,7 @@ export function footer(el, embedding, client) {
     if (!embedding.on) return;
     status.dataset.state = error ? 'failed' : info ? 'ready' : 'loading';
     status.textContent = error ? t('embed.coreFailed', { message: error })
-      : info ? t(client.mode() === 'main-thread' ? 'embed.readyMain' : 'embed.readyWorker', { build: t(`embed.${info.build}`) })
+      : info ? t(client.mode() === 'main-thread' ? 'embed.readyMain' : 'embed.readyWorker', { build: buildName(info.build) })
         : t('embed.loading');
   };
   if (embedding.on) {

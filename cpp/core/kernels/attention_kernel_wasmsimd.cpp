@@ -51,8 +51,8 @@ void weighted_sum(const float* w, std::size_t ldw, const float* v, std::size_t m
   }
 }
 
-// Rows i.. (`rows` of them, at most tile_rows(m)): their scores, softmax and
-// outputs, while their weights are still in L1.
+// One block of `rows` query rows (at most tile_rows(m)): their scores, softmax
+// and outputs, while their weights are still in L1.
 template <bool Packed>
 void attend_rows(const float* q, const float* panels, const float* v, AttentionDims s, float scale,
                  std::size_t rows, float* w, float* o) {

@@ -10,7 +10,7 @@ import '../nav-strings.js';
 import './check.css';
 import { checkClient as client } from '../core/check-client.js';
 import { readerError } from '../core/errors.js';
-import { buildName } from '../build-names.js';
+import { buildName } from '../core/build-names.js';
 import { applyDocument, onLangChange, t } from '../i18n.js';
 import { h, setFieldError } from '../dom.js';
 import { decimals, int, significant } from '../format.js';

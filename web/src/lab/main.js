@@ -13,7 +13,7 @@ import '../style.css';
 import '../page.css';
 import '../nav-strings.js';
 import './lab.css';
-import { buildName } from '../build-names.js';
+import { buildName } from '../core/build-names.js';
 import { applyDocument, onLangChange, t } from '../i18n.js';
 import { loadErrorStrings, readerError } from '../core/errors.js';
 import { h, reducedMotion } from '../dom.js';

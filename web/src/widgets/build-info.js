@@ -3,7 +3,7 @@
 // where the multiply-adds are fused, the CLI option that gives the same
 // numbers (--madd fused). The dot kernel's name goes in data-kernel only.
 // mount(element, client) -> {relabel()}
-import { buildName } from '../build-names.js';
+import { buildName } from '../core/build-names.js';
 import { defineStrings, t } from '../i18n.js';
 
 defineStrings('build', {

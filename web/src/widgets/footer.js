@@ -2,7 +2,7 @@
 // on the first click) and, when embedded, a status line: which core runs it
 // (a worker, or the main thread where the host's CSP allows no worker;
 // relaxed SIMD, SIMD128 or scalar), or why it could not load.
-import { buildName } from '../build-names.js';
+import { buildName } from '../core/build-names.js';
 import { inLang, t } from '../i18n.js';
 import { h } from '../dom.js';
 

@@ -1,7 +1,7 @@
 // The wasm builds' names as readers see them, in every footer (the pages',
 // the lab's, the checker's and each embedded widget's): one table, so a build
 // reads the same wherever it is named.
-import { defineStrings, t } from './i18n.js';
+import { defineStrings, t } from '../i18n.js';
 
 defineStrings('buildName', {
   en: { simd: 'SIMD128', relaxed: 'relaxed SIMD (FMA)', scalar: 'scalar' },

@@ -24,14 +24,16 @@ inline void transpose4(v128_t r0, v128_t r1, v128_t r2, v128_t r3, v128_t& c0, v
   c3 = wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7);
 }
 
-void pack_full_panel(const float* k, std::size_t d, float* out) {
+// Rows row[0..7], `steps` floats each, interleaved 8 wide: element s of row c
+// at out[8s + c] (a key panel, or a packed row block).
+void interleave8(const float* const (&row)[8], std::size_t steps, float* out) {
   std::size_t p = 0;
-  for (; p + 4 <= d; p += 4, out += 32) {  // two 4x4 transposes per 4 elements
+  for (; p + 4 <= steps; p += 4, out += 32) {  // two 4x4 transposes per 4 elements
     v128_t a0, a1, a2, a3, b0, b1, b2, b3;
-    transpose4(wasm_v128_load(k + p), wasm_v128_load(k + d + p), wasm_v128_load(k + 2 * d + p),
-               wasm_v128_load(k + 3 * d + p), a0, a1, a2, a3);
-    transpose4(wasm_v128_load(k + 4 * d + p), wasm_v128_load(k + 5 * d + p), wasm_v128_load(k + 6 * d + p),
-               wasm_v128_load(k + 7 * d + p), b0, b1, b2, b3);
+    transpose4(wasm_v128_load(row[0] + p), wasm_v128_load(row[1] + p), wasm_v128_load(row[2] + p),
+               wasm_v128_load(row[3] + p), a0, a1, a2, a3);
+    transpose4(wasm_v128_load(row[4] + p), wasm_v128_load(row[5] + p), wasm_v128_load(row[6] + p),
+               wasm_v128_load(row[7] + p), b0, b1, b2, b3);
     wasm_v128_store(out, a0);
     wasm_v128_store(out + 4, b0);
     wasm_v128_store(out + 8, a1);
@@ -41,33 +43,19 @@ void pack_full_panel(const float* k, std::size_t d, float* out) {
     wasm_v128_store(out + 24, a3);
     wasm_v128_store(out + 28, b3);
   }
-  for (; p < d; ++p, out += 8)
-    for (std::size_t c = 0; c < 8; ++c) out[c] = k[c * d + p];
+  for (; p < steps; ++p, out += 8)
+    for (std::size_t c = 0; c < 8; ++c) out[c] = row[c][p];
 }
 
 }  // namespace
 
 const float* pack_row_block(const float* x, std::size_t rows, std::size_t ldx, std::size_t steps) {
-  constexpr std::size_t S = kRowStride;
+  static_assert(kRowStride == 8, "a row block is interleaved 8 wide, as a key panel");
   thread_local AlignedFloats buffer;
-  if (buffer.size() < S * steps) buffer.resize(S * steps);
-  float* out = buffer.data();
-  const float* row[S];
-  for (std::size_t r = 0; r < S; ++r) row[r] = x + std::min(r, rows - 1) * ldx;
-  std::size_t s = 0;
-  for (; s + 4 <= steps; s += 4, out += 4 * S) {  // a 4x4 transpose per 4 rows and 4 steps
-    for (std::size_t g = 0; g < S; g += 4) {
-      v128_t c0, c1, c2, c3;
-      transpose4(wasm_v128_load(row[g] + s), wasm_v128_load(row[g + 1] + s), wasm_v128_load(row[g + 2] + s),
-                 wasm_v128_load(row[g + 3] + s), c0, c1, c2, c3);
-      wasm_v128_store(out + g, c0);
-      wasm_v128_store(out + S + g, c1);
-      wasm_v128_store(out + 2 * S + g, c2);
-      wasm_v128_store(out + 3 * S + g, c3);
-    }
-  }
-  for (; s < steps; ++s, out += S)
-    for (std::size_t r = 0; r < S; ++r) out[r] = row[r][s];
+  if (buffer.size() < kRowStride * steps) buffer.resize(kRowStride * steps);
+  const float* row[8];
+  for (std::size_t r = 0; r < 8; ++r) row[r] = x + std::min(r, rows - 1) * ldx;
+  interleave8(row, steps, buffer.data());
   return buffer.data();
 }
 
@@ -78,7 +66,9 @@ const float* pack_key_panels(const float* k, std::size_t m, std::size_t d) {
   for (std::size_t j = 0; j < m; j += 8) {
     float* out = buffer.data() + j * d;
     if (j + 8 <= m) {
-      pack_full_panel(k + j * d, d, out);
+      const float* row[8];
+      for (std::size_t c = 0; c < 8; ++c) row[c] = k + (j + c) * d;
+      interleave8(row, d, out);
     } else {
       for (std::size_t p = 0; p < d; ++p)
         for (std::size_t c = 0; c < 8; ++c) out[8 * p + c] = j + c < m ? k[(j + c) * d + p] : 0.0f;

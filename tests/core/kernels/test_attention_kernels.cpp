@@ -329,33 +329,37 @@ TEST_CASE("SIMD128: softmax_row_f32__wasmsimd keeps exact zeros and ones at extr
   for (std::size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == (i == 6 ? 1.0f : 0.0f));
 }
 
+// The attention kernel against its scalar twin at one shape, on inputs in
+// [-2, 2], every buffer one float in (unaligned). Scores are bit-identical (the
+// relaxed build's against its fused twin where the engine fuses); the softmax
+// sums differ in order (a few ulp per weight), and each output sums m weighted
+// values of |v| <= 2.
+namespace {
+void require_attention_matches_twin(oracle::TestData& rng, std::size_t n, std::size_t m, std::size_t dk,
+                                    std::size_t dv, float scale) {
+  CAPTURE(n, m, dk, dv, scale);
+  TwinTester t;
+  const auto q = t.input("q", rng.floats(n * dk, -2, 2));
+  const auto k = t.input("k", rng.floats(m * dk, -2, 2));
+  const auto v = t.input("v", rng.floats(m * dv, -2, 2));
+  const auto w = t.output("w", n * m), o = t.output("o", n * dv);
+  const attn::AttentionDims dims{n, m, dk, dv};
+  t.run(build_kernels::attention, build_kernels::attention_twin(),
+        [&](auto attention, auto& b) { attention(b[q], b[k], b[v], dims, scale, b[w], b[o]); });
+  t.require_within(w, [&](float scalar) { return (m + 2) * kU * scalar + kSubnormalStep; });
+  t.require_within(o, 2.0 * (2 * m + 2) * kU);
+}
+
+float inverse_sqrt(std::size_t dk) { return 1.0f / std::sqrt(static_cast<float>(dk)); }
+}  // namespace
+
 TEST_CASE("SIMD: the attention kernel agrees with its scalar twin", "[attention][simd]") {
   oracle::TestData rng(0xa77);
-  for (std::size_t n : {1, 2, 3, 4, 5, 8, 9}) {
-    for (std::size_t m : {1, 3, 7, 8, 9, 16, 17}) {
-      for (std::size_t dk : {1, 3, 4, 5, 8, 64, 65}) {
-        for (std::size_t dv : {1, 3, 4, 7, 8, 9, 16, 17}) {
-          CAPTURE(n, m, dk, dv);
-          TwinTester t;  // every buffer one float in: unaligned
-          const auto q = t.input("q", rng.floats(n * dk, -2, 2));
-          const auto k = t.input("k", rng.floats(m * dk, -2, 2));
-          const auto v = t.input("v", rng.floats(m * dv, -2, 2));
-          const auto w = t.output("w", n * m), o = t.output("o", n * dv);
-          const attn::AttentionDims dims{n, m, dk, dv};
-          const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
-          t.run(build_kernels::attention, build_kernels::attention_twin(),
-                [&](auto attention, auto& b) {
-                  attention(b[q], b[k], b[v], dims, scale, b[w], b[o]);
-                });
-          // Scores are bit-identical (the relaxed build's against its fused
-          // twin where the engine fuses); the softmax sums differ in order (a
-          // few ulp per weight), and each output sums m weighted values of |v| <= 2.
-          t.require_within(w, [&](float scalar) { return (m + 2) * kU * scalar + kSubnormalStep; });
-          t.require_within(o, 2.0 * (2 * m + 2) * kU);
-        }
-      }
-    }
-  }
+  for (std::size_t n : {1, 2, 3, 4, 5, 8, 9})
+    for (std::size_t m : {1, 3, 7, 8, 9, 16, 17})
+      for (std::size_t dk : {1, 3, 4, 5, 8, 64, 65})
+        for (std::size_t dv : {1, 3, 4, 7, 8, 9, 16, 17})
+          require_attention_matches_twin(rng, n, m, dk, dv, inverse_sqrt(dk));
 }
 
 // The attention kernel's work on one block of rows (scores, softmax, W·V) is
@@ -365,28 +369,11 @@ TEST_CASE("SIMD: the attention kernel agrees with its scalar twin", "[attention]
 TEST_CASE("SIMD: the attention kernel agrees with its scalar twin in blocks of packed rows (64 keys or more)",
           "[attention][simd]") {
   oracle::TestData rng(0xa78);
-  for (std::size_t n : {1, 4, 5, 6, 9, 10, 11, 16}) {
-    for (std::size_t m : {63, 64, 65, 71}) {
-      for (std::size_t dk : {1, 5, 8, 64}) {
-        for (std::size_t dv : {1, 4, 7, 8, 9, 13, 17}) {
-          CAPTURE(n, m, dk, dv);
-          TwinTester t;
-          const auto q = t.input("q", rng.floats(n * dk, -2, 2));
-          const auto k = t.input("k", rng.floats(m * dk, -2, 2));
-          const auto v = t.input("v", rng.floats(m * dv, -2, 2));
-          const auto w = t.output("w", n * m), o = t.output("o", n * dv);
-          const attn::AttentionDims dims{n, m, dk, dv};
-          const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
-          t.run(build_kernels::attention, build_kernels::attention_twin(),
-                [&](auto attention, auto& b) {
-                  attention(b[q], b[k], b[v], dims, scale, b[w], b[o]);
-                });
-          t.require_within(w, [&](float scalar) { return (m + 2) * kU * scalar + kSubnormalStep; });
-          t.require_within(o, 2.0 * (2 * m + 2) * kU);
-        }
-      }
-    }
-  }
+  for (std::size_t n : {1, 4, 5, 6, 9, 10, 11, 16})
+    for (std::size_t m : {63, 64, 65, 71})
+      for (std::size_t dk : {1, 5, 8, 64})
+        for (std::size_t dv : {1, 4, 7, 8, 9, 13, 17})
+          require_attention_matches_twin(rng, n, m, dk, dv, inverse_sqrt(dk));
 }
 
 TEST_CASE("SIMD: the attention kernel is right after a larger call (reused packed rows)", "[attention][simd]") {
@@ -400,17 +387,7 @@ TEST_CASE("SIMD: the attention kernel is right after a larger call (reused packe
     build_kernels::attention(q.data(), k.data(), v.data(), attn::AttentionDims{n, m, d, d}, 0.125f, w.data(),
                              o.data());
   }
-  const std::size_t n = 7, m = 64, dk = 3, dv = 9;
-  TwinTester t;
-  const auto q = t.input("q", rng.floats(n * dk, -2, 2));
-  const auto k = t.input("k", rng.floats(m * dk, -2, 2));
-  const auto v = t.input("v", rng.floats(m * dv, -2, 2));
-  const auto w = t.output("w", n * m), o = t.output("o", n * dv);
-  const attn::AttentionDims dims{n, m, dk, dv};
-  t.run(build_kernels::attention, build_kernels::attention_twin(),
-        [&](auto attention, auto& b) { attention(b[q], b[k], b[v], dims, 0.5f, b[w], b[o]); });
-  t.require_within(w, [&](float scalar) { return (m + 2) * kU * scalar + kSubnormalStep; });
-  t.require_within(o, 2.0 * (2 * m + 2) * kU);
+  require_attention_matches_twin(rng, 7, 64, 3, 9, 0.5f);
 }
 
 #endif

@@ -5,7 +5,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 log "native build (build/native)"
-cmake -S "$ROOT" -B "$BUILD_NATIVE" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S "$ROOT" -B "$BUILD_NATIVE" -DCMAKE_BUILD_TYPE=Release "${CMAKE_LAUNCHER[@]}" >/dev/null
 cmake --build "$BUILD_NATIVE" -j "$JOBS"
 
 # The checker page's sample files (deterministic, not committed).

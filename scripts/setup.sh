@@ -13,9 +13,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # a CJK font, so the 简体中文 pages' screenshots (tests/browser/audit.test.mjs)
 # show characters rather than boxes; clang-19, lld-19 and llvm-19 compile and
 # link the relaxed-SIMD build (emcc's own clang 14 emits a pre-standard
-# relaxed_madd opcode that browsers and Node reject).
+# relaxed_madd opcode that browsers and Node reject); ccache caches every
+# build tree's compiles, so a second run rebuilds only what changed.
 PACKAGES=(cmake g++ make emscripten libeigen3-dev catch2 nlohmann-json3-dev wabt chromium
-  clang libclang-rt-14-dev fonts-noto-cjk clang-19 lld-19 llvm-19)
+  clang libclang-rt-14-dev fonts-noto-cjk clang-19 lld-19 llvm-19 ccache)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

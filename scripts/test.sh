@@ -10,6 +10,13 @@
 #     browser   node --test tests/browser/: the pages in headless Chromium
 #     sanitize  the Catch2 suite under ASan + UBSan (build/asan)
 #     fuzz      every libFuzzer target for FUZZ_SECONDS each (default 60)
+# Both cores are used where the work allows: the sanitizer build and run and
+# the fuzz build go on in the background at the lowest priority (nice 19)
+# while the other layers run, taking only the CPU they leave idle; the node and
+# browser files run two at a time (each has its own temp dirs, server port and
+# Chromium profile); the fuzzers run two at a time, each its full time. At the
+# end it prints each step's wall time and the slowest tests of the node and
+# browser layers (build/times/).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -19,16 +26,47 @@ wanted=("$@")
 for w in "${wanted[@]}"; do
   [[ " ${LAYERS[*]} " == *" $w "* ]] || { echo "test.sh: unknown layer '$w' (layers: ${LAYERS[*]})" >&2; exit 2; }
 done
+wants() { [[ " ${wanted[*]} " == *" $1 "* ]]; }
 
-"$ROOT/scripts/setup.sh" || die "setup failed"
-"$ROOT/scripts/build.sh" || die "build failed"
+TIMES="$ROOT/build/times"
+started=$SECONDS
+summary=()
+# timed NAME CMD...: runs CMD and records its wall time and result.
+timed() {
+  local name="$1" t0=$SECONDS rc; shift
+  "$@"; rc=$?
+  summary+=("$(printf '%-22s %6d s  %s' "$name" $((SECONDS - t0)) "$( ((rc == 0)) && echo ok || echo "FAILED ($rc)")")")
+  return $rc
+}
+
+timed setup "$ROOT/scripts/setup.sh" || die "setup failed"
+timed build "$ROOT/scripts/build.sh" || die "build failed"
+mkdir -p "$TIMES"
+rm -f "$TIMES"/*.jsonl "$TIMES"/*.log "$TIMES"/*.rc
+
+# The background checks: sanitizer build and run, then the fuzz build. Their
+# output goes to build/times/checks.log and is printed when they are waited for.
+checks_pid=""
+if wants sanitize || wants fuzz; then
+  log "sanitizer build and run, fuzz build: in the background at nice 19 (build/times/checks.log)"
+  (
+    exec >"$TIMES/checks.log" 2>&1
+    if wants sanitize; then
+      t0=$SECONDS; nice -n 19 "$ROOT/scripts/sanitize.sh"; echo "$? $((SECONDS - t0))" >"$TIMES/sanitize.rc"
+    fi
+    if wants fuzz; then
+      t0=$SECONDS; nice -n 19 "$ROOT/scripts/fuzz.sh" --build-only; echo "$? $((SECONDS - t0))" >"$TIMES/fuzz-build.rc"
+    fi
+  ) &
+  checks_pid=$!
+fi
 
 failed=()
 run() {
   local layer="$1" name="$2"; shift 2
-  [[ " ${wanted[*]} " == *" $layer "* ]] || return 0
+  wants "$layer" || return 0
   log "$name"
-  "$@" || failed+=("$layer")
+  timed "$layer: $name" "$@" || failed+=("$layer")
 }
 # CTest runs what catch_discover_tests found, and a test whose name matches no
 # case passes having run nothing: a ';' in a case's name split it in two such
@@ -39,16 +77,77 @@ native_cases_all_registered() {
   tests=$(ctest --test-dir "$BUILD_NATIVE" -N | sed -n 's/^Total Tests: //p')
   [[ "$cases" == "$tests" ]] || { echo "CTest registers $tests tests for $cases Catch2 cases" >&2; return 1; }
 }
+# node --test with the spec reporter on stdout (its closing lines are the
+# layer's count) and the durations of every test in build/times/<layer>.jsonl.
+node_tests() {
+  local layer="$1"; shift
+  local concurrency="$JOBS"
+  [ "$layer" = browser-alone ] && concurrency=1
+  node --test --test-concurrency="$concurrency" \
+    --test-reporter=spec --test-reporter-destination=stdout \
+    --test-reporter="$ROOT/tests/tools/durations-reporter.mjs" --test-reporter-destination="$TIMES/$layer.jsonl" \
+    "$@"
+}
+# The two wasm suites (one Node process each) side by side; each one's output
+# is printed when both are done.
+wasm_suites() {
+  local rc=0
+  ctest --test-dir "$BUILD_WASM" --output-on-failure >"$TIMES/wasm-simd.log" 2>&1 & local simd=$!
+  ctest --test-dir "$BUILD_WASM_RELAXED" --output-on-failure >"$TIMES/wasm-relaxed.log" 2>&1 & local relaxed=$!
+  wait "$simd" || rc=1
+  wait "$relaxed" || rc=1
+  echo "-- SIMD128 (build/wasm):"; cat "$TIMES/wasm-simd.log"
+  echo "-- relaxed SIMD (build/wasm-relaxed):"; cat "$TIMES/wasm-relaxed.log"
+  return $rc
+}
+# Every browser test file but Lighthouse's, whose scores are timings: it runs
+# alone, after the background checks have finished.
+BROWSER_ALONE="$ROOT/tests/browser/lighthouse.test.mjs"
+browser_files=()
+for f in "$ROOT"/tests/browser/*.test.mjs; do [ "$f" = "$BROWSER_ALONE" ] || browser_files+=("$f"); done
 run native   "Catch2 cases all registered"       native_cases_all_registered
 run native   "Catch2, native"                    ctest --test-dir "$BUILD_NATIVE" --output-on-failure -j "$JOBS"
-run wasm     "Catch2, wasm (SIMD128) under Node" ctest --test-dir "$BUILD_WASM" --output-on-failure
-run wasm     "Catch2, wasm (relaxed SIMD) under Node" ctest --test-dir "$BUILD_WASM_RELAXED" --output-on-failure
-run node     "CLI and wasm modules (node --test)" node --test "$ROOT/tests/node/"
-run browser  "browser (headless Chromium)"       node --test --test-concurrency=1 "$ROOT/tests/browser/"
-# The Catch2 suite once more under AddressSanitizer + UndefinedBehaviorSanitizer,
-# then every libFuzzer target for FUZZ_SECONDS each (default 60: about 6 minutes with the build).
-run sanitize "Catch2 under ASan + UBSan"         "$ROOT/scripts/sanitize.sh"
-run fuzz     "fuzzers (libFuzzer, ASan + UBSan)" "$ROOT/scripts/fuzz.sh" "${FUZZ_SECONDS:-60}"
+run wasm     "Catch2, wasm: SIMD128 and relaxed SIMD under Node" wasm_suites
+run node     "CLI and wasm modules (node --test)" node_tests node "$ROOT/tests/node/"
+run browser  "browser (headless Chromium)"       node_tests browser "${browser_files[@]}"
+
+# Wait for the background checks, show what they printed, then fuzz.
+if [ -n "$checks_pid" ]; then
+  t0=$SECONDS
+  log "waiting for the background checks (sanitizer, fuzz build)"
+  wait "$checks_pid"
+  cat "$TIMES/checks.log"
+  summary+=("$(printf '%-22s %6d s  %s' "(waited for them)" $((SECONDS - t0)) "")")
+  if wants sanitize; then
+    read -r rc secs <"$TIMES/sanitize.rc" 2>/dev/null || { rc=1; secs=0; }
+    summary+=("$(printf '%-22s %6d s  %s' "sanitize (background)" "$secs" "$( ((rc == 0)) && echo ok || echo "FAILED ($rc)")")")
+    ((rc == 0)) || failed+=(sanitize)
+  fi
+fi
+# Nothing else runs now: Lighthouse's timings are the page's own.
+run browser "browser: Lighthouse, alone"         node_tests browser-alone "$BROWSER_ALONE"
+if [ -n "$checks_pid" ]; then
+  if wants fuzz; then
+    read -r rc secs <"$TIMES/fuzz-build.rc" 2>/dev/null || { rc=1; secs=0; }
+    summary+=("$(printf '%-22s %6d s  %s' "fuzz build (background)" "$secs" "$( ((rc == 0)) && echo ok || echo "FAILED ($rc)")")")
+    if ((rc == 0)); then
+      run fuzz "fuzzers (libFuzzer, ASan + UBSan)" "$ROOT/scripts/fuzz.sh" --no-build "${FUZZ_SECONDS:-60}"
+    else
+      failed+=(fuzz)
+    fi
+  fi
+fi
+
+log "wall time of each step (total $((SECONDS - started)) s)"
+printf '%s\n' "${summary[@]}" >&2
+for layer in node browser; do
+  files=()
+  for f in "$TIMES/$layer.jsonl" "$TIMES/$layer-alone.jsonl"; do [ -f "$f" ] && files+=("$f"); done
+  if ((${#files[@]})); then
+    log "$layer layer: the slowest tests"
+    node "$ROOT/tests/tools/slowest.mjs" 10 "${files[@]}" >&2
+  fi
+done
 
 if ((${#failed[@]})); then
   log "FAILED: ${failed[*]}"

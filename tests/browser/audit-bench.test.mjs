@@ -1,0 +1,4 @@
+// axe-core, the clipping check and screenshots of bench.html (audit-pages.mjs says what each checks).
+import { auditPages } from './audit-pages.mjs';
+
+auditPages(['bench']);

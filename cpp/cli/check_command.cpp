@@ -1,5 +1,6 @@
 #include "check_command.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -44,8 +45,9 @@ CheckRequest parse_check_args(const std::vector<std::string>& argv) {
     throw UsageError("--preset sets the divisor: give --preset or --divisor, not both");
   r.preset = a.text("preset", "");
   if (a.has("preset")) attn::find_preset(r.preset);  // fail now, before any file is read
-  r.divisor = a.text("divisor", "sqrt");
-  attn::Divisor::parse(r.divisor);
+  // No --divisor: the file's own "divisor" array if it has one, else √d_k.
+  r.divisor = a.text("divisor", "");
+  if (a.has("divisor")) attn::Divisor::parse(r.divisor);
   if (a.has("logits") && a.has("probs"))
     throw UsageError("--logits and --probs are two ways to give the model's scores: give one");
   r.logits = a.text("logits", "");
@@ -85,7 +87,7 @@ attn::CheckReport check_files(const CheckRequest& request, const FileReader& rea
   settings.preset = request.preset;
   settings.divisor = request.preset.empty() ? request.divisor : "";
   if (!settings.preset.empty()) attn::find_preset(settings.preset);  // before any file is read
-  else attn::Divisor::parse(settings.divisor);
+  else if (!settings.divisor.empty()) attn::Divisor::parse(settings.divisor);
   auto format_of = [&](const std::string& path) {
     return request.format.empty() ? attn::format_from_name(path) : attn::parse_format(request.format);
   };
@@ -133,8 +135,9 @@ int run_check(const std::vector<std::string>& argv, std::ostream& out) {
 
 namespace {
 
-// --source lab: q and k of a real training-lab run, with its `sequences` array
-// (shape (1, 1), as the lab's export writes it).
+// --source lab: q and k of a real training-lab run, with its `sequences` and
+// `divisor` arrays (shape (1, 1), as the lab's export writes them): the
+// checker judges the run at the divisor it trained with.
 int run_lab_sample(const Args& a, std::ostream& out) {
   attn::LabSampleConfig c;
   c.kind = attn::parse_sample_kind(a.text("kind", "init"));
@@ -143,9 +146,11 @@ int run_lab_sample(const Args& a, std::ostream& out) {
   AtomicFile file(a.text("out", ""));  // a bad path fails now, not after the training
   const attn::QkTensors t = attn::lab_sample_qk(c);
   const float sequences = static_cast<float>(t.sequences);
+  const float divisor = static_cast<float>(attn::lab_sample_divisor(c.kind).resolve(t.dk));
   const auto bytes = attn::write_npz({{"q", attn::write_npy(t.q.data(), {t.heads, t.n_q, t.dk})},
                                       {"k", attn::write_npy(t.k.data(), {t.heads, t.n_k, t.dk})},
-                                      {"sequences", attn::write_npy(&sequences, {1, 1})}});
+                                      {"sequences", attn::write_npy(&sequences, {1, 1})},
+                                      {"divisor", attn::write_npy(&divisor, {1, 1})}});
   file.commit(bytes);
   out << "{\"kind\":\"" << attn::sample_kind_name(c.kind) << "\",\"source\":\"lab\",\"seed\":" << c.seed
       << ",\"steps\":" << (c.kind == attn::SampleKind::Init ? 0 : c.steps) << ",\"q_shape\":[" << t.heads
@@ -182,8 +187,11 @@ int run_sample_qk(const std::vector<std::string>& argv, std::ostream& out) {
   AtomicFile file(a.text("out", ""));
   const attn::QkTensors t = attn::sample_qk(c);
   const std::vector<std::size_t> shape{t.heads, t.n_q, t.dk};
+  // The divisor such a layer divides by, √d_k, as the lab's export stores it.
+  const float divisor = static_cast<float>(std::sqrt(static_cast<double>(t.dk)));
   const auto bytes = attn::write_npz({{"q", attn::write_npy(t.q.data(), shape)},
-                                      {"k", attn::write_npy(t.k.data(), shape)}});
+                                      {"k", attn::write_npy(t.k.data(), shape)},
+                                      {"divisor", attn::write_npy(&divisor, {1, 1})}});
   file.commit(bytes);
   out << "{\"kind\":\"" << attn::sample_kind_name(c.kind)
       << "\",\"seed\":" << c.seed << ",\"shape\":[" << t.heads << "," << t.n_q << "," << t.dk

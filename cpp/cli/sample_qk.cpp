@@ -87,13 +87,17 @@ QkTensors sample_qk(const SampleQkConfig& c) {
   return t;
 }
 
+Divisor lab_sample_divisor(SampleKind kind) {
+  return kind == SampleKind::Saturated ? Divisor::value(1.0) : TrainConfig{}.divisor;
+}
+
 QkTensors lab_sample_qk(const LabSampleConfig& c) {
   // 2000 steps of the lab's configuration: 2.6e11 multiply-adds, within train_limits::kMaxTrainWork.
   check_size("steps", c.steps, 1, kMaxLabSampleSteps);
   TrainConfig cfg;  // the lab's default configuration
   check_size("sequences", c.sequences, 1, cfg.batch);
   cfg.seed = c.seed;
-  if (c.kind == SampleKind::Saturated) cfg.divisor = Divisor::value(1.0);
+  cfg.divisor = lab_sample_divisor(c.kind);
   Trainer trainer(cfg);
   if (c.kind != SampleKind::Init) trainer.step(c.steps);
   const QkSnapshot snap = trainer.qk_snapshot(c.sequences);

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "base/divisor.h"
 #include "checker/qk_input.h"
 
 namespace attn {
@@ -53,5 +54,8 @@ inline constexpr std::size_t kMaxLabSampleSteps = 2000;
 
 // Throws ArgumentError for steps outside [1, kMaxLabSampleSteps] or sequences outside [1, 64].
 QkTensors lab_sample_qk(const LabSampleConfig& c);
+
+// The divisor a lab sample's run trained with: 1 for saturated, else √d_k.
+Divisor lab_sample_divisor(SampleKind kind);
 
 }  // namespace attn

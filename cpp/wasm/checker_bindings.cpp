@@ -37,7 +37,7 @@ CheckResult check_tensors(std::uintptr_t data, double size, std::uintptr_t data2
   return result<CheckResult>([&](CheckResult& r) {
     const CheckSettings settings{o.divisor, o.preset};
     if (!settings.preset.empty()) find_preset(settings.preset);  // before any file is read, as the CLI
-    else Divisor::parse(settings.divisor);
+    else if (!settings.divisor.empty()) Divisor::parse(settings.divisor);  // "": the file's own, else √d_k
     const auto forced = parse_format(o.format);
     auto format_of = [&](const std::string& name) {
       return forced != TensorFormat::Auto ? forced : format_from_name(name);

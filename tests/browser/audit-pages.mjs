@@ -111,7 +111,7 @@ export const PAGES = {
       }
       await openDetails(page);
     },
-    // No sample gives all three verdicts: init.npz is all "fine", lab-learned.npz "saturated" and "at risk".
+    // A second state, so each verdict's colour is audited: init.npz is all "fine", saturated.npz "frozen", lab-learned.npz "sharp".
     then: {
       state: 'verdicts',
       async use(page) {

@@ -94,7 +94,7 @@ test('good files and the samples give the CLI\'s verdicts; a table row per head'
     const native = JSON.parse(spawnSync(CLI, ['check', ...ordered.map(corpusPath)], { encoding: 'utf8' }).stdout);
     assert.deepEqual(r.verdicts, native.heads.map((h) => h.verdict), rels.join(' + '));
   }
-  for (const [file, verdict] of [['init.npz', 'fine'], ['saturated.npz', 'saturated'], ['learned.npz', 'fine']]) {
+  for (const [file, verdict] of [['init.npz', 'fine'], ['saturated.npz', 'frozen'], ['learned.npz', 'fine']]) {
     const r = await answered(() => page.click(`button[data-sample="${file}"]`));
     assert.deepEqual(r.verdicts, [verdict, verdict, verdict, verdict], file);
   }
@@ -108,6 +108,16 @@ test('good files and the samples give the CLI\'s verdicts; a table row per head'
   }
   const lab = await answered(() => page.click('button[data-sample="lab-init.npz"]'));
   assert.deepEqual(lab.verdicts, ['fine', 'fine'], 'the fresh lab layer');
+  // Each run judged at the divisor it trained with, which the file carries: the unscaled run is
+  // frozen at 1, the √d_k run sharp and still learning; the summary says where the divisor came from.
+  let run = await answered(() => page.click('button[data-sample="lab-saturated.npz"]'));
+  assert.deepEqual(run.verdicts, ['frozen', 'frozen']);
+  assert.match(await page.textContent('#check-summary'), /verdict at divisor 1 \(the file’s own “divisor” array\): 2 frozen\.$/);
+  run = await answered(() => page.click('button[data-sample="lab-learned.npz"]'));
+  assert.deepEqual(run.verdicts, ['sharp', 'sharp']);
+  assert.match(await page.textContent('#check-summary'), /verdict at divisor √dₖ = 16 \(the file’s own “divisor” array\): 2 sharp and learning\.$/);
+  for (const why of await page.$$eval('#check-table td.ck-why', (tds) => tds.map((td) => td.textContent)))
+    assert.match(why, /put more than 0\.9 on one key, and the gradient still flows: the median row’s largest p\(1 − p\) off its top key is [\d.]+( × 10[⁻¹²³⁴⁵⁶⁷⁸⁹⁰]+)?, above 2⁻²⁴\./);
   await answered(() => page.click('button[data-sample="init.npz"]'));
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, 'check-1280.png'), fullPage: true });
@@ -151,7 +161,9 @@ test('the table downloads as CSV, one row per head', async () => {
   const lines = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
   assert.equal(lines.length, 1 + 4);
   assert.match(lines[0], /^head,verdict,reason_code,q_mean,q_var,/);
-  assert.match(lines[1], /^0,saturated,saturated_rows,/);
+  assert.match(lines[1], /^0,frozen,frozen_rows,/);
+  assert.match(lines[0], /,frozen_share_div_sqrt,grad_median_div_sqrt,row_logit_std_div_sqrt,.*,divisor,divisor_source,reason/);
+  assert.match(lines[1], /,8,file,"100% of softmax rows are frozen/);
 });
 
 test('the divisor field: a bad one is shown next to it as a sentence for readers; dk changes the verdicts', async () => {
@@ -168,36 +180,65 @@ test('the divisor field: a bad one is shown next to it as a sentence for readers
   r = await answered(() => page.click('button[data-sample="saturated.npz"]'));
   assert.equal(r.state, 'done');
   assert.equal(await page.getAttribute('#check-divisor', 'aria-invalid'), null);
-  assert.ok(r.verdicts.every((v) => v !== 'saturated'), `÷ d_k: ${r.verdicts}`);
-  await page.fill('#check-divisor', 'sqrt');
+  assert.ok(r.verdicts.every((v) => v !== 'frozen' && v !== 'sharp'), `÷ d_k: ${r.verdicts}`);
+  assert.match(await page.textContent('#check-summary'), /verdict at divisor dₖ = 64: /, 'the reader\'s divisor, no source note');
+  await page.fill('#check-divisor', '');
 });
 
-test('where q and k come from: a trained model\'s sharp heads are worded as expected, not as a fault', async () => {
+test('where q and k come from: sharp and learning is worded as expected from a trained model; frozen stays a fault', async () => {
   // A trained run's sample answers the question itself; the core's verdicts (data-verdict) stay the CLI's.
   const r = await answered(() => page.click('button[data-sample="lab-learned.npz"]'));
   assert.ok(await page.isChecked('#check-from-trained'));
-  assert.ok(r.verdicts.includes('saturated'), `${r.verdicts}`);
+  assert.deepEqual(r.verdicts, ['sharp', 'sharp']);
   const cells = () => page.$$eval('#check-table td.ck-verdict', (tds) => tds.map((td) => td.textContent));
-  const verdictWords = await cells();
-  assert.ok(!verdictWords.includes('saturated'), `${verdictWords}`);
-  assert.ok(verdictWords.includes('sharp'));
+  assert.deepEqual(await cells(), ['sharp and learning', 'sharp and learning']);
   assert.match(await page.textContent('#check-from-note'), /^From a trained model, sharp attention is expected/);
-  assert.match(await page.textContent('#check-summary'), /sharp, \d+ peaked, \d+ not saturated\.$/);
+  assert.match(await page.textContent('#check-from-note'), /A frozen head is a fault wherever q and k come from/);
   assert.doesNotMatch(await page.textContent('#check-table'), /Dividing by/, 'no smaller-divisor advice for a trained model');
+  // The unscaled run is frozen: a fault whatever the reader says, and never called expected.
+  await answered(() => page.click('button[data-sample="lab-saturated.npz"]'));
+  assert.deepEqual(await cells(), ['frozen', 'frozen']);
+  assert.equal(await page.$$eval('#check-table td.ck-v-frozen', (tds) => tds.length), 2, 'frozen keeps its colour');
   // The reader says otherwise: the same report, worded for a layer at initialisation.
+  await answered(() => page.click('button[data-sample="lab-learned.npz"]'));
   await page.check('#check-from-init');
-  assert.deepEqual(await cells(), r.verdicts.map((v) => ({ fine: 'fine', at_risk: 'at risk', saturated: 'saturated' })[v]));
-  assert.match(await page.textContent('#check-from-note'), /^At initialisation this is the problem the seed describes/);
+  assert.deepEqual(await cells(), r.verdicts.map((v) => ({ fine: 'fine', at_risk: 'at risk', too_flat: 'too flat', sharp: 'sharp and learning', frozen: 'frozen' })[v]));
+  assert.match(await page.textContent('#check-from-note'), /^At initialisation no key has been learned yet: a sharp row comes from the logits’ scale alone/);
   // A fresh layer's sample answers "at initialisation"; all fine, no note.
   await answered(() => page.click('button[data-sample="init.npz"]'));
   assert.ok(await page.isChecked('#check-from-init'));
   assert.equal(await page.$('#check-from-note'), null);
   await page.selectOption('#lang-select', 'zh');
   await answered(() => page.click('button[data-sample="lab-learned.npz"]'));
-  assert.ok((await cells()).includes('尖锐'));
+  assert.ok((await cells()).includes('尖锐且仍在学习'));
   assert.match(await page.textContent('#check-from-note'), /^来自训练好的模型时/);
+  assert.match(await page.textContent('#check-summary'), /（文件自带的 “divisor” 数组）：2 个尖锐且仍在学习。$/);
+  await answered(() => page.click('button[data-sample="lab-saturated.npz"]'));
+  assert.deepEqual(await cells(), ['已冻结', '已冻结']);
   assert.equal(await page.textContent('#check-from legend'), '这些 q 与 k 从何而来？');
   await page.selectOption('#lang-select', 'en');
+});
+
+test('PyTorch\'s default init, uploaded: too flat, with the CLI\'s reason in the page\'s words', async () => {
+  // q and k entries U(-1, 1) (variance 1/3, nn.Linear's default on unit inputs), 2 heads of 64 × 64.
+  let x = 11;
+  const uniform = () => 2 * ((x = (x * 48271) % 2147483647) / 2147483647) - 1;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-flat-'));
+  const qf = path.join(dir, 'q.npy'), kf = path.join(dir, 'k.npy');
+  fs.writeFileSync(qf, npyBytes(Array.from({ length: 2 * 64 * 64 }, () => Math.fround(uniform())), [2, 64, 64]));
+  fs.writeFileSync(kf, npyBytes(Array.from({ length: 2 * 64 * 64 }, () => Math.fround(uniform())), [2, 64, 64]));
+  const r = await answered(() => page.setInputFiles('#check-file', [qf, kf]));
+  const native = JSON.parse(spawnSync(CLI, ['check', qf, kf], { encoding: 'utf8' }).stdout);
+  assert.deepEqual(r.verdicts, ['too_flat', 'too_flat']);
+  assert.deepEqual(r.verdicts, native.heads.map((h) => h.verdict));
+  assert.match(await page.textContent('#check-summary'), /verdict at divisor √dₖ = 8 \(√dₖ: neither the file nor the field names one\): 2 too flat\.$/);
+  const whys = await page.$$eval('#check-table td.ck-why', (tds) => tds.map((td) => td.textContent));
+  whys.forEach((why, i) => {
+    const d = native.heads[i].divisors[0];
+    assert.ok(why.includes(`vary by ${Number(d.row_logit_std.toPrecision(3))} within a row`), why);
+    assert.match(why, /attention is close to uniform \(mean entropy 4\.\d+ of ln 64 = 4\.16 nats\)/);
+    assert.match(why, /Dividing by [\d.]+ would bring the logit variance to 1\./);
+  });
 });
 
 test('the array names and sequences fields: a bad value gets a sentence next to its field', async () => {

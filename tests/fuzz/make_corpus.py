@@ -237,6 +237,12 @@ def main():
     case("npz-sequences-fraction", "a bad sequences array", ["npz/bad_sequences_fraction.npz"],
          "npz: the array 'sequences' must hold one integer in [1, 4096]",
          npz([("q", npy(qs, (2, 3, 4))), ("k", npy(ks, (2, 15, 4))), ("sequences", npy([2.5], (1, 1)))]))
+    case("npz-divisor-zero", "a stored divisor of 0", ["npz/bad_divisor_zero.npz"],
+         "npz: the array 'divisor' must hold one number in [1e-30, 1e+12]",
+         npz([("q", npy(q3, (2, 5, 4))), ("k", npy(k3, (2, 5, 4))), ("divisor", npy([0.0], (1, 1)))]))
+    case("npz-divisor-two", "a stored divisor of two numbers", ["npz/bad_divisor_two.npz"],
+         "npz: the array 'divisor' must hold one number in [1e-30, 1e+12]",
+         npz([("q", npy(q3, (2, 5, 4))), ("k", npy(k3, (2, 5, 4))), ("divisor", npy([8.0, 1.0], (1, 2)))]))
     case("npz-one-key", "softmax over one key", ["npz/bad_one_key.npz"],
          "k has 1 row", npz([("q", npy(q2, (5, 4))), ("k", npy(k2[:4], (1, 4)))]))
     # Issue 14, class 7: names and fields from the file are echoed escaped, on one line.

@@ -72,8 +72,12 @@ export function oracleHead(q, k, nq, nk, dk, divisors, seqs = 1) {
     const mq = out.qMean, mk = out.kMean;
     out.corr = q.reduce((s, x, i) => s + (x - mq) * (k[i] - mk), 0) / q.length / Math.sqrt(out.qVar * out.kVar);
   }
+  // Mean within-row variance of the raw logits: the spread softmax sees.
+  let rowVar = 0;
+  for (let i = 0; i < nq; i++) rowVar += variance(logits.slice(i * keys, (i + 1) * keys)) / nq;
   for (const c of divisors) {
-    let ent = 0, mp = 0, sat = 0;
+    let ent = 0, mp = 0, sat = 0, sharp = 0, frozen = 0;
+    const grads = [];
     for (let i = 0; i < nq; i++) {
       const row = logits.slice(i * keys, (i + 1) * keys);
       const mx = Math.max(...row);
@@ -84,8 +88,18 @@ export function oracleHead(q, k, nq, nk, dk, divisors, seqs = 1) {
       const pm = Math.max(...p);
       mp += pm;
       sat += pm > 0.99 ? 1 : 0;
+      sharp += pm > 0.9 ? 1 : 0;
+      // The gradient softmax passes to the best of the other keys: max p(1 − p) off the top key.
+      const top = row.indexOf(mx);
+      const g = Math.max(0, ...p.filter((_, j) => j !== top).map((x) => x * (1 - x)));
+      grads.push(g);
+      frozen += g < 2 ** -24 ? 1 : 0;
     }
-    out.divisors.push({ c, std: Math.sqrt(out.logitVar) / c, entropy: ent / nq, maxProb: mp / nq, saturated: sat / nq });
+    grads.sort((a, b) => a - b);
+    const m = grads.length >> 1;
+    const gradMedian = grads.length % 2 ? grads[m] : (grads[m - 1] + grads[m]) / 2;
+    out.divisors.push({ c, std: Math.sqrt(out.logitVar) / c, entropy: ent / nq, maxProb: mp / nq, saturated: sat / nq,
+      sharp: sharp / nq, frozen: frozen / nq, gradMedian, rowStd: Math.sqrt(rowVar) / c });
   }
   return out;
 }

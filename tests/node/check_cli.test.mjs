@@ -62,7 +62,7 @@ test('the report agrees with a JS oracle, on .npy files written by JS', () => {
   fs.writeFileSync(kf, npyBytes(k, [H, nk, dk]));
   const r = report([qf, kf, '--divisor', '3']);
   assert.deepEqual(r.shape, { heads: H, n_q: nq, n_k: nk, dk, sequences: 1, keys_per_query: nk });
-  assert.deepEqual(r.divisor, { label: '3', value: 3, index: 4 });
+  assert.deepEqual(r.divisor, { label: '3', value: 3, index: 4, source: 'given' });
   const divisors = [4, 1, 2, 16, 3];
   r.heads.forEach((got, h) => {
     const o = oracleHead(q.slice(h * nq * dk, (h + 1) * nq * dk), k.slice(h * nk * dk, (h + 1) * nk * dk), nq, nk, dk, divisors);
@@ -78,8 +78,13 @@ test('the report agrees with a JS oracle, on .npy files written by JS', () => {
       close(d.entropy_mean, o.divisors[i].entropy, 1e-5, `entropy ÷${divisors[i]}`);
       close(d.max_prob_mean, o.divisors[i].maxProb, 1e-5, `max prob ÷${divisors[i]}`);
       assert.equal(d.saturated_share, o.divisors[i].saturated, `saturated ÷${divisors[i]}`);
+      assert.equal(d.sharp_share, o.divisors[i].sharp, `sharp ÷${divisors[i]}`);
+      assert.equal(d.frozen_share, o.divisors[i].frozen, `frozen ÷${divisors[i]}`);
+      close(d.grad_median, o.divisors[i].gradMedian, 1e-5 * o.divisors[i].gradMedian + 1e-12, `gradient median ÷${divisors[i]}`);
+      close(d.row_logit_std, o.divisors[i].rowStd, 1e-5 * o.divisors[i].rowStd, `row std ÷${divisors[i]}`);
     });
     assert.equal(got.rows.entropy.length, nq);
+    assert.equal(got.rows.grad.length, nq);
     assert.equal(got.rows.max_prob.length, nq);
   });
 });
@@ -117,7 +122,7 @@ test('q = k gives correlation 1; the sample files get the verdicts their names s
   close(r.heads[0].correlation, 1, 1e-12, 'correlation');
   close(r.heads[0].q.var, r.heads[0].k.var, 0, 'same variance');
 
-  const expected = { init: 'fine', saturated: 'saturated', learned: 'fine' };
+  const expected = { init: 'fine', saturated: 'frozen', learned: 'fine' };
   for (const [kind, verdict] of Object.entries(expected)) {
     const out = path.join(TMP, `${kind}.npz`);
     const made = JSON.parse(run(['sample-qk', '--kind', kind, '--out', out]).out);
@@ -125,6 +130,8 @@ test('q = k gives correlation 1; the sample files get the verdicts their names s
     assert.equal(fs.statSync(out).size, made.bytes);
     const rep = report([out]);
     assert.deepEqual(rep.heads.map((h) => h.verdict), [verdict, verdict, verdict, verdict], kind);
+    // The sample names the divisor such a layer divides by, √d_k, and is judged there.
+    assert.deepEqual(rep.divisor, { label: 'sqrt', value: 8, index: 0, source: 'file' }, kind);
     // Deterministic: the same seed writes the same bytes.
     const again = path.join(TMP, `${kind}-again.npz`);
     run(['sample-qk', '--kind', kind, '--out', again]);
@@ -134,8 +141,10 @@ test('q = k gives correlation 1; the sample files get the verdicts their names s
   rejects(['sample-qk', '--kind', 'init'], '--out FILE.npz is required');
 });
 
-test('sample-qk --source lab: q and k of real training-lab runs, checked as the lab exports them', () => {
-  const expected = { init: ['fine', 'fine'], saturated: ['saturated', 'saturated'] };
+test('sample-qk --source lab: q and k of real training-lab runs, checked at the divisor each trained with', () => {
+  // The unscaled run (divisor 1) is frozen; the √d_k run is sharp and still learning.
+  const expected = { init: ['fine', 'fine'], saturated: ['frozen', 'frozen'], learned: ['sharp', 'sharp'] };
+  const divisor = { init: { label: 'sqrt', value: 16 }, saturated: { label: '1', value: 1 }, learned: { label: 'sqrt', value: 16 } };
   for (const kind of ['init', 'saturated', 'learned']) {
     const out = path.join(TMP, `lab-${kind}.npz`);
     const made = JSON.parse(run(['sample-qk', '--source', 'lab', '--kind', kind, '--out', out]).out);
@@ -147,9 +156,21 @@ test('sample-qk --source lab: q and k of real training-lab runs, checked as the 
     assert.equal(rep.heads.length, 2);
     // The file's own `sequences` array pairs each query with its 17 keys.
     assert.deepEqual(rep.shape, { heads: 2, n_q: 16, n_k: 272, dk: 256, sequences: 16, keys_per_query: 17 });
-    if (expected[kind]) assert.deepEqual(rep.heads.map((h) => h.verdict), expected[kind], kind);
-    // A model trained with √d_k has learned to peak its attention: not "fine" at init's standard.
-    if (kind === 'learned') assert.ok(rep.heads.every((h) => h.verdict !== 'fine'), kind);
+    assert.deepEqual(rep.heads.map((h) => h.verdict), expected[kind], kind);
+    assert.equal(rep.divisor.source, 'file', kind);
+    assert.equal(rep.divisor.label, divisor[kind].label, kind);
+    assert.equal(rep.divisor.value, divisor[kind].value, kind);
+    for (const h of rep.heads) {
+      const d = h.divisors[rep.divisor.index];
+      if (kind === 'saturated') assert.ok(d.frozen_share > 0.5 && d.grad_median < 2 ** -24, `${kind}: ${JSON.stringify(d)}`);
+      if (kind === 'learned') assert.ok(d.frozen_share <= 0.5 && d.sharp_share > 0.5 && d.grad_median >= 2 ** -24, `${kind}: ${JSON.stringify(d)}`);
+    }
+    // Told another divisor, it judges there: the unscaled run at √d_k is no longer frozen.
+    if (kind === 'saturated') {
+      const at = report([out, '--divisor', 'sqrt']);
+      assert.equal(at.divisor.source, 'given');
+      assert.ok(at.heads.every((h) => h.verdict !== 'frozen'), JSON.stringify(at.heads.map((h) => h.verdict)));
+    }
   }
   rejects(['sample-qk', '--source', 'web', '--out', path.join(TMP, 'x.npz')], "--source must be 'synthetic' or 'lab', got 'web'");
   rejects(['sample-qk', '--source', 'lab', '--kind', 'learned', '--steps', '0', '--out', path.join(TMP, 'x.npz')], '--steps must be an integer in [1, 2000], got 0');
@@ -158,6 +179,7 @@ test('sample-qk --source lab: q and k of real training-lab runs, checked as the 
 test('options: the divisor, array names and format', () => {
   const npz = corpusPath('npz/good_2d_extra_member.npz');
   assert.equal(report([npz]).divisor.label, 'sqrt');
+  assert.equal(report([npz]).divisor.source, 'default');
   assert.deepEqual(report([npz, '--divisor', 'dk']).divisor, { label: 'dk', value: 4, index: 3 });
   assert.deepEqual(report([npz, '--divisor', '1']).divisor, { label: '1', value: 1, index: 1 });
   // --k v: the archive's third array (the same values as q) as the keys.
@@ -194,4 +216,33 @@ test('usage errors, unreadable and oversized files: one line, status 2', () => {
   fs.truncateSync(big, 64 * 1024 * 1024 + 1);
   rejects(['check', big], 'is 67108865 bytes, more than the limit of 64 MiB');
   fs.rmSync(big);
+});
+
+test('PyTorch\'s default nn.Linear init: too flat at √d_k, with the reason\'s numbers', () => {
+  // nn.Linear's default weights, U(±1/√fan_in), on unit inputs give q and k
+  // entries of variance 1/3 (12 BERT-shaped heads: 64 positions, d_k 64): the
+  // logits' spread after √d_k is 1/3, and attention is close to uniform.
+  const H = 12, n = 64, dk = 64;
+  let x = 11;
+  const uniform = () => 2 * ((x = (x * 48271) % 2147483647) / 2147483647) - 1;  // U(-1, 1): variance 1/3
+  const q = Array.from({ length: H * n * dk }, () => Math.fround(uniform()));
+  const k = Array.from({ length: H * n * dk }, () => Math.fround(uniform()));
+  const qf = path.join(TMP, 'torch_q.npy'), kf = path.join(TMP, 'torch_k.npy');
+  fs.writeFileSync(qf, npyBytes(q, [H, n, dk]));
+  fs.writeFileSync(kf, npyBytes(k, [H, n, dk]));
+  const r = report([qf, kf]);
+  assert.deepEqual(r.divisor, { label: 'sqrt', value: 8, index: 0, source: 'default' });
+  for (const h of r.heads) {
+    const d = h.divisors[0];
+    assert.equal(h.verdict, 'too_flat', h.reason);
+    assert.equal(h.reason_code, 'flat_logits');
+    close(h.q.var, 1 / 3, 0.02, 'q variance');
+    close(d.row_logit_std, 1 / 3, 0.03, 'row std');
+    assert.ok(d.entropy_mean > Math.log(n) - 0.1 && d.entropy_mean < Math.log(n), `entropy ${d.entropy_mean}`);
+    assert.match(h.reason, /close to uniform \(mean entropy 4\.\d+ nats of ln 64 = 4\.16\)/);
+  }
+  // Scaled to unit variance, the same heads are fine.
+  fs.writeFileSync(qf, npyBytes(q.map((v) => Math.fround(v * Math.sqrt(3))), [H, n, dk]));
+  fs.writeFileSync(kf, npyBytes(k.map((v) => Math.fround(v * Math.sqrt(3))), [H, n, dk]));
+  assert.ok(report([qf, kf]).heads.every((h) => h.verdict === 'fine'));
 });

@@ -64,8 +64,30 @@ test('good files give the native numbers', () => {
           close(d.entropy_mean, n.divisors[j].entropy_mean, 1e-5, `${what} entropy`);
           close(d.max_prob_mean, n.divisors[j].max_prob_mean, 1e-5, `${what} max prob`);
           assert.equal(d.saturated_share, n.divisors[j].saturated_share, `${what} saturated`);
+          assert.equal(d.sharp_share, n.divisors[j].sharp_share, `${what} sharp`);
+          assert.equal(d.frozen_share, n.divisors[j].frozen_share, `${what} frozen`);
+          close(d.grad_median, n.divisors[j].grad_median, 1e-4 * n.divisors[j].grad_median, `${what} gradient median`);
         });
       });
+    }
+  }
+});
+
+test('the page\'s samples: judged at the divisor each file stores, frozen and sharp as the CLI says', () => {
+  // web/public/samples, written by scripts/build.sh with `attnlab sample-qk`.
+  const want = { 'lab-saturated.npz': ['frozen', '1'], 'lab-learned.npz': ['sharp', 'sqrt'], 'lab-init.npz': ['fine', 'sqrt'] };
+  for (const name of ['init', 'saturated', 'learned', 'lab-init', 'lab-saturated', 'lab-learned'].map((n) => `${n}.npz`)) {
+    const file = path.join(ROOT, 'web/public/samples', name);
+    const native = JSON.parse(cli([file]).stdout);
+    for (const [variant, { attn }] of Object.entries(builds)) {
+      const w = attn.checkTensors([{ name, bytes: fs.readFileSync(file) }]);
+      assert.deepEqual(w.divisor, native.divisor, `${name} (${variant})`);
+      assert.equal(w.divisor.source, 'file', name);
+      assert.deepEqual(w.heads.map((h) => h.verdict), native.heads.map((h) => h.verdict), `${name} (${variant})`);
+      if (want[name]) {
+        assert.ok(w.heads.every((h) => h.verdict === want[name][0]), `${name}: ${w.heads.map((h) => h.verdict)}`);
+        assert.equal(w.divisor.label, want[name][1], name);
+      }
     }
   }
 });
@@ -73,8 +95,9 @@ test('good files give the native numbers', () => {
 test('options cross the boundary: divisor, names, format', () => {
   const { attn } = builds.simd;
   const npz = files(['npz/good_2d_extra_member.npz']);
-  assert.deepEqual(attn.checkTensors(npz, { divisor: 'dk' }).divisor, { label: 'dk', value: 4, index: 3 });
-  assert.deepEqual(attn.checkTensors(npz, { divisor: '2.5' }).divisor, { label: '2.5', value: 2.5, index: 4 });
+  assert.deepEqual(attn.checkTensors(npz, { divisor: 'dk' }).divisor, { label: 'dk', value: 4, index: 3, source: 'given' });
+  assert.deepEqual(attn.checkTensors(npz, { divisor: '2.5' }).divisor, { label: '2.5', value: 2.5, index: 4, source: 'given' });
+  assert.deepEqual(attn.checkTensors(npz).divisor, { label: 'sqrt', value: 2, index: 0, source: 'default' });
   close(attn.checkTensors(npz, { k: 'v' }).heads[0].correlation, 1, 1e-12, 'q against itself');
   const seqs = files(['npz/good_sequences.npz']);
   assert.equal(attn.checkTensors(seqs).shape.keys_per_query, 5);

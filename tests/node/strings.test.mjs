@@ -99,7 +99,18 @@ test('every build buildInfo() can report has one name, in both languages, for ev
 });
 
 test('the checker: every reason code of its report and every verdict has a string', () => {
-  for (const code of ['saturated_rows', 'logit_std', 'risk_rows', 'entry_var_q', 'entry_var_k', 'ok'])
-    assert.ok(S.en[`check.reason_${code}`], code);
-  for (const v of ['fine', 'at_risk', 'saturated']) assert.ok(S.en[`check.${v}`], v);
+  // The codes and verdicts as cpp/core/checker/report.h lists them, read from the header.
+  const header = fs.readFileSync(new URL('../../cpp/core/checker/report.h', import.meta.url), 'utf8');
+  const codes = [...header.match(/reason_code;\s*\/\/([^\n]*(?:\n\s*\/\/[^\n]*)*)/)[1].matchAll(/"(\w+)"/g)].map((m) => m[1]);
+  const verdicts = [...header.match(/verdict_name\(Verdict v\);\s*\/\/([^\n]*)/)[1].matchAll(/"(\w+)"/g)].map((m) => m[1]);
+  assert.deepEqual(verdicts.sort(), ['at_risk', 'fine', 'frozen', 'sharp', 'too_flat']);
+  assert.ok(codes.length >= 8, codes.join());
+  for (const l of ['en', 'zh']) {
+    for (const code of codes) assert.ok(S[l][`check.reason_${code}`], `${l}: ${code}`);
+    for (const v of verdicts) {
+      assert.ok(S[l][`check.${v}`], `${l}: ${v}`);
+      assert.ok(S[l][`check.trained_${v}`], `${l}: trained ${v}`);
+      assert.ok(S[l][`check.count_${v}`], `${l}: count ${v}`);
+    }
+  }
 });

@@ -13,18 +13,30 @@ Divisor preset_divisor(const Preset& p) {
   return Divisor::value(p.divisor);
 }
 
+Divisor named_divisor(double value, std::size_t dk) {
+  const double s = std::sqrt(static_cast<double>(dk)), d = static_cast<double>(dk);
+  if (std::fabs(value - s) <= 1e-6 * s) return Divisor::sqrt_dk();
+  if (std::fabs(value - d) <= 1e-6 * d) return Divisor::dk();
+  return Divisor::value(value);
+}
+
 CheckReport check_with(const QkTensors& t, const CheckSettings& s, const Scores* scores) {
   const Preset* preset = s.preset.empty() ? nullptr : &find_preset(s.preset);
   if (preset && !s.divisor.empty())
     fail_kind("divisor", "preset_divisor", "{\"preset\":" + jstr(s.preset) + "}",
               "a preset sets the divisor: give a preset or a divisor, not both");
-  const Divisor divisor = preset ? preset_divisor(*preset) : Divisor::parse(s.divisor);
+  // The model's divisor: a preset's, the one given, the file's own, else √d_k.
+  const Divisor divisor = preset                 ? preset_divisor(*preset)
+                          : !s.divisor.empty()   ? Divisor::parse(s.divisor)
+                          : t.stored_divisor > 0 ? named_divisor(t.stored_divisor, t.dk)
+                                                 : Divisor::sqrt_dk();
   if (preset && t.dk != preset->dk)
     fail_kind("preset", "preset_dk",
               strf("{\"dk\":%zu,\"preset_dk\":%zu,\"preset\":", t.dk, preset->dk) + jstr(preset->label) + "}",
               "q and k have d_k = %zu, but preset %s has d_k = %zu", t.dk, preset->name, preset->dk);
   CheckReport report = check_qk(t, divisor);
   report.preset = s.preset;
+  report.divisor_source = preset ? "preset" : !s.divisor.empty() ? "given" : t.stored_divisor > 0 ? "file" : "default";
   if (scores) {
     ScaleExpectation e;
     e.divisor = divisor.resolve(t.dk);

@@ -14,13 +14,18 @@
 namespace attn {
 
 struct CheckSettings {
-  std::string divisor = "sqrt";  // Divisor::parse's text; with a preset it must be ""
-  std::string preset;            // a name of presets(), "" for none: it sets the divisor
+  // Divisor::parse's text; "" for the file's own (QkTensors::stored_divisor),
+  // else √d_k. With a preset it must be "".
+  std::string divisor;
+  std::string preset;  // a name of presets(), "" for none: it sets the divisor
 };
 
 // A preset's divisor, named as a divisor's text would name it when it is √d_k
 // or d_k (the report's label "sqrt", "dk"), else its number.
 Divisor preset_divisor(const Preset& p);
+// The same naming for any number at a d_k (a file's stored divisor): within
+// 1e-6 relative of √d_k or d_k it is that divisor (a float32 store of √d_k).
+Divisor named_divisor(double value, std::size_t dk);
 
 // The report of q and k at the settings, with the scale fit of `scores` when
 // it is not null. Throws ArgumentError: "preset" "choice" (an unknown name),

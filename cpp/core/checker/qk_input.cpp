@@ -119,6 +119,22 @@ std::size_t npz_sequences(const std::uint8_t* data, std::size_t size) {
   return static_cast<std::size_t>(v);
 }
 
+// The number stored as the .npz array "divisor" (any one-value array), or 0
+// when there is no such array; it must be a divisor Divisor::value accepts.
+double npz_divisor(const std::uint8_t* data, std::size_t size) {
+  bool present = false;
+  for (const ZipEntry& e : zip_entries(data, size)) present = present || e.name == "divisor.npy" || e.name == "divisor";
+  if (!present) return 0;
+  const NpzMember m = npz_member(data, size, "divisor", "divisor");
+  double v = -1.0;
+  if (!npy_one_number(m.data, m.size, "divisor", m.where, v)) v = -1.0;
+  if (!(v >= limits::kMinDivisor && v <= limits::kMaxDivisor))
+    fail_kind("divisor", "stored_divisor", strf("{\"lo\":%g,\"hi\":%g}", limits::kMinDivisor, limits::kMaxDivisor),
+              "npz: the array 'divisor' must hold one number in [%g, %g]: what the model divided q·k by",
+              limits::kMinDivisor, limits::kMaxDivisor);
+  return v;
+}
+
 }  // namespace
 
 QkTensors load_qk(const std::uint8_t* data, std::size_t size, TensorFormat format,
@@ -133,7 +149,9 @@ QkTensors load_qk(const std::uint8_t* data, std::size_t size, TensorFormat forma
       Tensor q = npz_array(data, size, options.q, "q");  // q first: errors name q before k
       Tensor k = npz_array(data, size, options.k, "k");
       const std::size_t stored = options.sequences ? 0 : npz_sequences(data, size);
-      return make_qk(std::move(q), std::move(k), format, stored ? stored : s);
+      QkTensors t = make_qk(std::move(q), std::move(k), format, stored ? stored : s);
+      t.stored_divisor = npz_divisor(data, size);
+      return t;
     }
     case TensorFormat::Csv: {
       auto t = parse_csv(data, size, both, "file");

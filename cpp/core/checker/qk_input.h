@@ -11,6 +11,10 @@
 // keys of its own sequence (block s of q against block s of k). S comes from
 // the options, or from an .npz array "sequences" holding one number (the
 // training lab's export writes it), else it is 1.
+//
+// Divisor: an .npz may also hold the number the model divided q·k by, as an
+// array "divisor" of one positive number (the lab's export and the sample
+// files write it); the checker then judges at that divisor unless told another.
 #pragma once
 
 #include <cstddef>
@@ -37,6 +41,7 @@ struct QkTensors {
   std::size_t heads = 0, n_q = 0, n_k = 0, dk = 0;
   std::size_t sequences = 1;  // S: query block s attends to key block s only
   std::vector<float> q, k;  // [heads, n_q, dk] and [heads, n_k, dk], row-major
+  double stored_divisor = 0;  // an .npz's "divisor" array; 0 when it has none
   TensorFormat format = TensorFormat::Auto;
 };
 

@@ -44,7 +44,7 @@ struct Running {
 };
 
 // The rules of report.h, first match wins; the reason is one sentence.
-void judge(HeadCheck& h, const DivisorCheck& m) {
+void judge(HeadCheck& h, const DivisorCheck& m, std::size_t keys) {
   using namespace check_rules;
   const std::string at = m.label == "sqrt" ? strf("√d_k = %.3g", m.value)
                          : m.label == "dk" ? strf("d_k = %.3g", m.value)
@@ -54,12 +54,22 @@ void judge(HeadCheck& h, const DivisorCheck& m) {
   const double pct = 100.0 * m.saturated_share;
   const bool q_off = !(h.q_var >= kEntryVarLow && h.q_var <= kEntryVarHigh);
   const bool k_off = !(h.k_var >= kEntryVarLow && h.k_var <= kEntryVarHigh);
-  if (m.saturated_share > kSaturatedShare) {
-    h.verdict = Verdict::Saturated;
-    h.reason_code = "saturated_rows";
-    h.reason = strf("%.0f%% of softmax rows put more than %g on a single key at divisor %s: the softmax is "
-                    "nearly one-hot and passes almost no gradient back%s.",
-                    pct, kSaturatedMaxProb, at.c_str(), fix.c_str());
+  const double ln_n = std::log(static_cast<double>(keys));
+  if (m.frozen_share > kFrozenShare) {
+    h.verdict = Verdict::Frozen;
+    h.reason_code = "frozen_rows";
+    h.reason = strf("%.0f%% of softmax rows are frozen at divisor %s: every weight but the largest has p(1 − p) "
+                    "below 2⁻²⁴ (the median row's largest is %.2g), too small for a float32 step to move, so this "
+                    "head can no longer change which key it reads%s.",
+                    100.0 * m.frozen_share, at.c_str(), m.grad_median, fix.c_str());
+  } else if (m.sharp_share > kSharpShare) {
+    h.verdict = Verdict::Sharp;
+    h.reason_code = "sharp_rows";
+    h.reason = strf("%.0f%% of softmax rows put more than %g on one key at divisor %s, and the gradient still "
+                    "flows (the median row's largest p(1 − p) off its top key is %.2g, above 2⁻²⁴): sharp and "
+                    "still learning. From a trained model, a head that has chosen its keys; at initialisation, "
+                    "keys chosen by chance that training goes on sharpening.",
+                    100.0 * m.sharp_share, kSharpMaxProb, at.c_str(), m.grad_median);
   } else if (m.logit_std > kRiskLogitStd) {
     h.verdict = Verdict::AtRisk;
     h.reason_code = "logit_std";
@@ -70,6 +80,13 @@ void judge(HeadCheck& h, const DivisorCheck& m) {
     h.reason_code = "risk_rows";
     h.reason = strf("%.0f%% of softmax rows already put more than %g on a single key at divisor %s.", pct,
                     kSaturatedMaxProb, at.c_str());
+  } else if (m.row_logit_std < kFlatRowStd) {
+    h.verdict = Verdict::TooFlat;
+    h.reason_code = "flat_logits";
+    h.reason = strf("The logits q·k / %s vary by %.3g within a row (standard deviation), below %g: attention is "
+                    "close to uniform (mean entropy %.3g nats of ln %zu = %.3g), so the head starts by averaging "
+                    "every key%s.",
+                    at.c_str(), m.row_logit_std, kFlatRowStd, m.entropy_mean, keys, ln_n, fix.c_str());
   } else if (q_off || k_off) {
     h.verdict = Verdict::AtRisk;
     h.reason_code = q_off ? "entry_var_q" : "entry_var_k";
@@ -85,13 +102,33 @@ void judge(HeadCheck& h, const DivisorCheck& m) {
   }
 }
 
+// The largest p(1 − p) over a row's weights other than its largest one: what
+// the softmax passes back to the best competitor's score (0 for one key only).
+double runner_up_grad(const double* p, std::size_t n, std::size_t argmax) {
+  double g = 0;
+  for (std::size_t j = 0; j < n; ++j)
+    if (j != argmax) g = std::max(g, p[j] * (1.0 - p[j]));
+  return g;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const std::size_t m = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(m), v.end());
+  if (v.size() % 2) return v[m];
+  const double hi = v[m];
+  return 0.5 * (hi + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(m)));
+}
+
 }  // namespace
 
 const char* verdict_name(Verdict v) {
   switch (v) {
     case Verdict::Fine: return "fine";
     case Verdict::AtRisk: return "at_risk";
-    case Verdict::Saturated: return "saturated";
+    case Verdict::TooFlat: return "too_flat";
+    case Verdict::Sharp: return "sharp";
+    case Verdict::Frozen: return "frozen";
   }
   return "fine";
 }
@@ -148,9 +185,11 @@ CheckReport check_qk(const QkTensors& t, const Divisor& model) {
 
     hc.divisors.resize(nd);
     std::vector<double> ent_sum(nd, 0), ent_min(nd, HUGE_VAL), mp_sum(nd, 0), mp_max(nd, 0);
-    std::vector<std::size_t> saturated(nd, 0);
+    std::vector<std::size_t> saturated(nd, 0), sharp(nd, 0), frozen(nd, 0);
+    std::vector<std::vector<double>> grads(nd, std::vector<double>(nq));
     hc.row_entropy.resize(nq);
     hc.row_max_prob.resize(nq);
+    hc.row_grad.resize(nq);
     Running all;
     double row_m2_sum = 0;
 
@@ -183,9 +222,14 @@ CheckReport check_qk(const QkTensors& t, const Divisor& model) {
           mp_sum[d] += st.max_prob;
           mp_max[d] = std::max(mp_max[d], st.max_prob);
           if (st.max_prob > check_rules::kSaturatedMaxProb) ++saturated[d];
+          if (st.max_prob > check_rules::kSharpMaxProb) ++sharp[d];
+          const double g = runner_up_grad(probs.data(), nk, st.argmax);
+          grads[d][i0 + i] = g;
+          if (g < check_rules::kFrozenGrad) ++frozen[d];
           if (d == r.model_divisor) {
             hc.row_entropy[i0 + i] = static_cast<float>(st.entropy);
             hc.row_max_prob[i0 + i] = static_cast<float>(st.max_prob);
+            hc.row_grad[i0 + i] = static_cast<float>(g);
           }
         }
       }
@@ -206,8 +250,12 @@ CheckReport check_qk(const QkTensors& t, const Divisor& model) {
       dc.max_prob_mean = mp_sum[d] / static_cast<double>(nq);
       dc.max_prob_max = mp_max[d];
       dc.saturated_share = static_cast<double>(saturated[d]) / static_cast<double>(nq);
+      dc.sharp_share = static_cast<double>(sharp[d]) / static_cast<double>(nq);
+      dc.frozen_share = static_cast<double>(frozen[d]) / static_cast<double>(nq);
+      dc.grad_median = median(std::move(grads[d]));
+      dc.row_logit_std = std::sqrt(hc.logit_row_var) / dc.value;
     }
-    judge(hc, hc.divisors[r.model_divisor]);
+    judge(hc, hc.divisors[r.model_divisor], nk);
     r.head.push_back(std::move(hc));
   }
   return r;
@@ -249,6 +297,7 @@ void write_check_report_json(const CheckReport& r, const std::function<void(cons
   j.str("label", model ? model->label : "");
   j.num("value", model ? model->value : 0);
   j.integer("index", r.model_divisor);
+  j.str("source", r.divisor_source);
   j.close('}');
   j.open("thresholds", '{');
   j.num("saturated_max_prob", kSaturatedMaxProb);
@@ -257,6 +306,11 @@ void write_check_report_json(const CheckReport& r, const std::function<void(cons
   j.num("risk_logit_std", kRiskLogitStd);
   j.num("entry_var_low", kEntryVarLow);
   j.num("entry_var_high", kEntryVarHigh);
+  j.num("frozen_grad", kFrozenGrad);
+  j.num("frozen_share", kFrozenShare);
+  j.num("sharp_max_prob", kSharpMaxProb);
+  j.num("sharp_share", kSharpShare);
+  j.num("flat_row_std", kFlatRowStd);
   j.close('}');
   j.str("kernel", dot_f32_kernel_name());
   if (r.preset.empty()) j.num("preset", NAN);  // null
@@ -308,6 +362,10 @@ void write_check_report_json(const CheckReport& r, const std::function<void(cons
       j.num("max_prob_mean", d.max_prob_mean);
       j.num("max_prob_max", d.max_prob_max);
       j.num("saturated_share", d.saturated_share);
+      j.num("sharp_share", d.sharp_share);
+      j.num("frozen_share", d.frozen_share);
+      j.num("grad_median", d.grad_median);
+      j.num("row_logit_std", d.row_logit_std);
       j.close('}');
     }
     j.close(']');
@@ -321,6 +379,9 @@ void write_check_report_json(const CheckReport& r, const std::function<void(cons
     j.close(']');
     j.open("max_prob", '[');
     for (float v : c.row_max_prob) j.num6(v);
+    j.close(']');
+    j.open("grad", '[');
+    for (float v : c.row_grad) j.num6(v);
     j.close(']');
     j.close('}');
     if (!r.has_fit) {

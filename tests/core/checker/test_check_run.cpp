@@ -10,6 +10,9 @@
 
 #include "base/argument_error.h"
 #include "checker/check_run.h"
+#include "checker/io/npy.h"
+#include "checker/io/npz.h"
+#include "checker/qk_input.h"
 #include "sample_qk.h"
 
 namespace {
@@ -86,6 +89,63 @@ TEST_CASE("check_with and fail_scores_twice refuse with their argument and kind"
   require_error([&] { attn::check_with(t, {"", "gemma2-27b"}, nullptr); }, "preset", "preset_dk");
   require_error([&] { attn::check_with(t, {"", "gpt3"}, nullptr); }, "preset", "choice");
   require_error([&] { attn::check_with(t, {"sqrt", "gpt2"}, nullptr); }, "divisor", "preset_divisor");
-  require_error([&] { attn::check_with(t, {"", ""}, nullptr); }, "divisor", "divisor");
+  require_error([&] { attn::check_with(t, {"0", ""}, nullptr); }, "divisor", "divisor");
   require_error([&] { attn::fail_scores_twice(attn::ScoreKind::Logits, attn::ScoreKind::Probs); }, "probs", "scores_twice");
+}
+
+namespace {
+
+// An .npz of q and k with a "divisor" array holding `values` (none when empty).
+std::vector<std::uint8_t> npz_with_divisor(const attn::QkTensors& t, const std::vector<float>& values) {
+  std::vector<std::pair<std::string, std::vector<std::uint8_t>>> members{
+      {"q", attn::write_npy(t.q.data(), {t.heads, t.n_q, t.dk})},
+      {"k", attn::write_npy(t.k.data(), {t.heads, t.n_k, t.dk})}};
+  if (!values.empty()) members.push_back({"divisor", attn::write_npy(values.data(), {1, values.size()})});
+  return attn::write_npz(members);
+}
+
+attn::QkTensors read(const std::vector<std::uint8_t>& bytes) {
+  return attn::load_qk(bytes.data(), bytes.size(), attn::TensorFormat::Npz);
+}
+
+}  // namespace
+
+TEST_CASE("check_with: the divisor given, else the file's own, else √d_k; the report says which", "[check_run]") {
+  const attn::QkTensors t = sample(64);
+  // No divisor array, none given: √d_k, from the default.
+  attn::CheckReport r = attn::check_with(read(npz_with_divisor(t, {})), {"", ""}, nullptr);
+  CHECK(r.divisor_source == "default");
+  CHECK(r.head[0].divisors[r.model_divisor].label == "sqrt");
+  // The file's 1: judged at 1; √64 stored as a float is named sqrt; 64 is dk.
+  r = attn::check_with(read(npz_with_divisor(t, {1.0f})), {"", ""}, nullptr);
+  CHECK(r.divisor_source == "file");
+  CHECK(r.head[0].divisors[r.model_divisor].label == "1");
+  CHECK(attn::check_with(read(npz_with_divisor(t, {8.0f})), {"", ""}, nullptr).head[0].divisors[0].label == "sqrt");
+  r = attn::check_with(read(npz_with_divisor(t, {8.0f})), {"", ""}, nullptr);
+  CHECK(r.model_divisor == 0);
+  r = attn::check_with(read(npz_with_divisor(t, {64.0f})), {"", ""}, nullptr);
+  CHECK(r.head[0].divisors[r.model_divisor].label == "dk");
+  r = attn::check_with(read(npz_with_divisor(t, {2.5f})), {"", ""}, nullptr);
+  CHECK(r.head[0].divisors[r.model_divisor].value == 2.5);
+  CHECK(r.head[0].divisors.size() == 5);
+  // Given beats stored, and a preset beats both.
+  r = attn::check_with(read(npz_with_divisor(t, {1.0f})), {"dk", ""}, nullptr);
+  CHECK(r.divisor_source == "given");
+  CHECK(r.head[0].divisors[r.model_divisor].label == "dk");
+  r = attn::check_with(read(npz_with_divisor(t, {1.0f})), {"", "gpt2"}, nullptr);
+  CHECK(r.divisor_source == "preset");
+  CHECK(r.head[0].divisors[r.model_divisor].label == "sqrt");
+  CHECK(attn::named_divisor(std::sqrt(48.0), 48).label() == "sqrt");
+  CHECK(attn::named_divisor(static_cast<float>(std::sqrt(48.0)), 48).label() == "sqrt");
+  CHECK(attn::named_divisor(7, 48).label() == "7");
+}
+
+TEST_CASE("a stored divisor that is not one usable number is refused, naming the array", "[check_run]") {
+  const attn::QkTensors t = sample(16);
+  for (const std::vector<float>& bad : std::vector<std::vector<float>>{
+           {0.0f}, {-4.0f}, {1e13f}, {1.0f, 2.0f}, {std::nanf("")}, {INFINITY}}) {
+    const auto bytes = npz_with_divisor(t, bad);
+    CAPTURE(bad.size(), bad[0]);
+    require_error([&] { read(bytes); }, "divisor", "stored_divisor");
+  }
 }

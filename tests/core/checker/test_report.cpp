@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/divisor.h"
+#include "base/rng.h"
 #include "base/size_limits.h"
 #include "checker/check_fixtures.h"
 #include "checker/io/npy.h"
@@ -192,27 +193,93 @@ TEST_CASE("check: one-hot logits with known moments and verdicts", "[check]") {
   CHECK(big.logit_var == Approx(3.0 * 1600 / 16));
   CHECK(big.divisors[0].max_prob_mean == Approx(std::exp(20.0) / (std::exp(20.0) + 3)));
   CHECK(big.divisors[0].saturated_share == 1.0);
-  CHECK(big.verdict == attn::Verdict::Saturated);
-  CHECK(big.reason_code == "saturated_rows");
-  CHECK(big.reason == "100% of softmax rows put more than 0.99 on a single key at divisor √d_k = 2: the "
-                      "softmax is nearly one-hot and passes almost no gradient back; dividing by 17.3 "
-                      "would bring their variance to 1.");
+  // The three others each have p = 1/(e^20 + 3): p(1 − p) = 2.1e-9, below 2^-24.
+  const double p20 = 1 / (std::exp(20.0) + 3);
+  CHECK(big.divisors[0].grad_median == Approx(p20 * (1 - p20)));
+  CHECK(big.divisors[0].frozen_share == 1.0);
+  CHECK(big.verdict == attn::Verdict::Frozen);
+  CHECK(big.reason_code == "frozen_rows");
+  CHECK(big.reason == "100% of softmax rows are frozen at divisor √d_k = 2: every weight but the largest has "
+                      "p(1 − p) below 2⁻²⁴ (the median row's largest is 2.1e-09), too small for a float32 step "
+                      "to move, so this head can no longer change which key it reads; dividing by 17.3 would "
+                      "bring their variance to 1.");
   CHECK(big.suggested_divisor == Approx(std::sqrt(300.0)));
 
-  // a = 1: the logits are mild, but q's entries (one 1 in four) have variance 3/16.
+  // a = 1: q's entries (one 1 in four) have variance 3/16, and each row's
+  // logits [1, 0, 0, 0] / 2 have standard deviation √3/8 = 0.217: too flat,
+  // which the rules name before the entries' variance.
   const auto small = attn::check_qk(make(1), Divisor::sqrt_dk()).head[0];
   CHECK(small.q_var == Approx(3.0 / 16));
-  CHECK(small.verdict == attn::Verdict::AtRisk);
-  CHECK(small.reason_code == "entry_var_q");
+  CHECK(small.divisors[0].row_logit_std == Approx(std::sqrt(3.0) / 8));
+  CHECK(small.verdict == attn::Verdict::TooFlat);
+  CHECK(small.reason_code == "flat_logits");
+  // a = 4: rows [2, 0, 0, 0] (std 0.87, largest p = e²/(e² + 3) = 0.71), q's variance 3: at risk.
+  const auto four = attn::check_qk(make(4), Divisor::sqrt_dk()).head[0];
+  CHECK(four.verdict == attn::Verdict::AtRisk);
+  CHECK(four.reason_code == "entry_var_q");
 
-  // a = 4·√3 ≈ 6.93 at divisor 1: logit std = a·√3/4 = 3, just at the line;
-  // a = 8: std 3.46 > 3 with the largest probability e^8/(e^8+3) = 0.999 > 0.99.
+  // a = 8 at divisor 1: the largest probability e^8/(e^8+3) = 0.999 > 0.9, and
+  // the others' p(1 − p) = 3.4e-4 is far above 2^-24: sharp, not frozen.
   const auto at8 = attn::check_qk(make(8), Divisor::value(1)).head[0];
-  CHECK(at8.verdict == attn::Verdict::Saturated);
-  const auto at5 = attn::check_qk(make(5), Divisor::value(1)).head[0];  // p = e^5/(e^5+3) = 0.980
+  CHECK(at8.divisors[1].frozen_share == 0);
+  CHECK(at8.verdict == attn::Verdict::Sharp);
+  CHECK(at8.reason_code == "sharp_rows");
+  // a = 5: p = e^5/(e^5+3) = 0.980, above 0.9 in every row: sharp as well.
+  const auto at5 = attn::check_qk(make(5), Divisor::value(1)).head[0];
   CHECK(at5.divisors[1].saturated_share == 0);
+  CHECK(at5.divisors[1].sharp_share == 1);
   CHECK(at5.divisors[1].logit_std == Approx(5 * std::sqrt(3.0) / 4));
-  CHECK(at5.verdict == attn::Verdict::AtRisk);  // q entries: variance 25·3/16 = 4.7
+  CHECK(at5.verdict == attn::Verdict::Sharp);
+  // a = 2 at divisor 1: p = e²/(e² + 3) = 0.711, row std 0.87, q's variance
+  // 4·3/16 = 0.75 inside [0.5, 2]: only k's entries (one 1 in four, variance 3/16) are off.
+  const auto two = attn::check_qk(make(2), Divisor::value(1)).head[0];
+  CHECK(two.verdict == attn::Verdict::AtRisk);
+  CHECK(two.reason_code == "entry_var_k");
+}
+
+TEST_CASE("check: frozen at 2^-24, on each side of the line", "[check]") {
+  // One-hot rows of 4 keys at divisor 1: the three others have p = 1/(e^a + 3),
+  // so p(1 − p) crosses 2^-24 at a = 16.6355. 16.5 is sharp, 16.8 frozen.
+  auto make = [](float a) {
+    std::vector<float> q(16, 0), k(16, 0);
+    for (int i = 0; i < 4; ++i) {
+      q[i * 4 + i] = a;
+      k[i * 4 + i] = 1;
+    }
+    return tensors(1, 4, 4, 4, q, k);
+  };
+  for (const double a : {16.5, 16.8}) {
+    const auto h = attn::check_qk(make(static_cast<float>(a)), Divisor::value(1)).head[0];
+    const double af = static_cast<float>(a);  // the value q holds
+    const double p = 1 / (std::exp(af) + 3), g = p * (1 - p);
+    CAPTURE(a, g);
+    CHECK(h.divisors[1].grad_median == Approx(g).epsilon(1e-9));
+    for (float r : h.row_grad) CHECK(r == Approx(g).epsilon(1e-6));
+    CHECK(h.verdict == (g < 0x1p-24 ? attn::Verdict::Frozen : attn::Verdict::Sharp));
+  }
+  CHECK(1 / (std::exp(16.5) + 3) > 0x1p-24);
+  CHECK(1 / (std::exp(16.8) + 3) < 0x1p-24);
+}
+
+TEST_CASE("check: PyTorch's default nn.Linear init is too flat at √d_k", "[check]") {
+  // nn.Linear's default weights, U(±1/√fan_in), give q and k entries of
+  // variance 1/3 from unit inputs: logits of standard deviation √d_k/3, so
+  // 1/3 after √d_k, and rows close to uniform (entropy near ln 64).
+  attn::Rng rng(5);
+  const std::size_t n = 64, dk = 64;
+  std::vector<float> q(n * dk), k(n * dk);
+  for (float& v : q) v = static_cast<float>((2 * rng.uniform() - 1));  // U(-1, 1): variance 1/3
+  for (float& v : k) v = static_cast<float>((2 * rng.uniform() - 1));
+  const auto h = attn::check_qk(tensors(1, n, n, dk, q, k), Divisor::sqrt_dk()).head[0];
+  CHECK(h.q_var == Approx(1.0 / 3).margin(0.02));
+  CHECK(h.divisors[0].row_logit_std == Approx(1.0 / 3).margin(0.03));
+  CHECK(h.divisors[0].entropy_mean > std::log(64.0) - 0.1);
+  CHECK(h.verdict == attn::Verdict::TooFlat);
+  CHECK(h.reason_code == "flat_logits");
+  // The same entries scaled to variance 1 are fine.
+  for (float& v : q) v *= std::sqrt(3.0f);
+  for (float& v : k) v *= std::sqrt(3.0f);
+  CHECK(attn::check_qk(tensors(1, n, n, dk, q, k), Divisor::sqrt_dk()).head[0].verdict == attn::Verdict::Fine);
 }
 
 TEST_CASE("check: the verdict rules, one at a time", "[check]") {
@@ -334,7 +401,7 @@ TEST_CASE("check: the synthetic sample files land where their names say", "[chec
   }
   c.kind = attn::SampleKind::Saturated;
   for (const auto& h : attn::check_qk(attn::sample_qk(c), Divisor::sqrt_dk()).head) {
-    CHECK(h.verdict == attn::Verdict::Saturated);
+    CHECK((h.verdict == attn::Verdict::Frozen || h.verdict == attn::Verdict::Sharp));
     CHECK(h.correlation > 0.9);
   }
   c.kind = attn::SampleKind::Learned;

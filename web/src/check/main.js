@@ -71,7 +71,7 @@ const chooseLabel = h('label', { for: fileInput.id, class: 'choose' });
 const dropText = h('span', { class: 'drop-text' });
 const drop = h('div', { class: 'drop-zone', id: 'check-drop' }, dropText, chooseLabel, fileInput);
 const divisorInput = h('input', {
-  type: 'text', id: 'check-divisor', value: 'sqrt', list: 'check-divisors', spellcheck: 'false',
+  type: 'text', id: 'check-divisor', value: '', list: 'check-divisors', spellcheck: 'false',
   autocomplete: 'off', 'aria-describedby': 'check-divisor-help check-divisor-msg',
 });
 const divisorMsg = h('p', { class: 'msg', id: 'check-divisor-msg', 'aria-live': 'polite' });
@@ -79,7 +79,7 @@ const divisorMsg = h('p', { class: 'msg', id: 'check-divisor-msg', 'aria-live': 
 const presetSelect = h('select', { id: 'check-preset', 'aria-describedby': 'check-preset-source check-preset-msg' });
 const presetSource = h('p', { class: 'hint', id: 'check-preset-source' });
 const presetMsg = h('p', { class: 'msg', id: 'check-preset-msg', 'aria-live': 'polite' });
-let typedDivisor = 'sqrt';  // the reader's divisor, back when the preset is cleared
+let typedDivisor = '';  // the reader's divisor, back when the preset is cleared ('': the file's, else √d_k)
 // The model's own logits or probabilities, a file of their own (--logits / --probs FILE).
 const scoresInput = h('input', {
   type: 'file', id: 'check-scores-file', accept: '.npy,.csv,.tsv,.txt,.json',
@@ -188,6 +188,7 @@ function relabel() {
     h('button', { type: 'button', dataset: { sample: file }, text: t('check.sampleCheck'), onclick: () => checkSample(file, from) }), ' ',
     h('a', { href: `./samples/${file}`, download: file, text: `${t('check.sampleDownload')} ${file}` }))));
   scoresClear.textContent = t('check.scoresClear');
+  divisorInput.placeholder = t('check.divisorPlaceholder');
   fillPresets();
   if (lastReport) show(lastReport.report, lastReport.label);
   if (lastError) showCoreError(lastError);
@@ -239,7 +240,9 @@ function showCoreError(e) {
   const sentence = readerError(e);
   // Sequences the reader did not type came from the file (an .npz's "sequences"): the file's error.
   // Logits or probs the reader did not give as a file of their own came in the .npz: the file's error.
+  // A divisor stored in the .npz ("divisor" array) is the file's error too.
   const typed = (e.argument !== 'sequences' || (seqInput.value.trim() !== '' && e.kind !== 'stored_sequences')) &&
+    e.kind !== 'stored_divisor' &&
     ((e.argument !== 'logits' && e.argument !== 'probs') || scoresFile !== null);
   const field = typed ? FIELDS[e.argument] : undefined;
   if (field) {

@@ -3,7 +3,7 @@
 // divisor, the per-head table (the chart's text alternative), and its CSV.
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { decimals, fixed, int, percentNumber, significant } from '../format.js';
+import { decimals, fixed, int, num, percentNumber, significant } from '../format.js';
 import './strings.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -29,16 +29,23 @@ function divisorClass(d) {
 }
 
 /** The verdict's reason, in the page's language, from its code and the numbers. */
-export function reasonText(head, model, from = 'init') {
+export function reasonText(head, model, from = 'init', keys = 0) {
   const d = head.divisors[model];
   const params = {
     pct: percentNumber(d.saturated_share),
+    sharp: percentNumber(d.sharp_share),
+    frozen: percentNumber(d.frozen_share),
+    grad: num(d.grad_median, 2),  // 1.7 × 10⁻⁵, or 10⁻⁷⁶ when frozen
+    rowStd: significant(d.row_logit_std),
+    ent: significant(d.entropy_mean),
+    n: String(keys),
+    lnN: significant(Math.log(keys)),
     std: significant(d.logit_std),
     v: significant(head.reason_code === 'entry_var_k' ? head.k.var : head.q.var),
   };
   let text = t(`check.reason_${head.reason_code}`, params);
-  // A smaller divisor is advice for a fresh layer, not for one that learned to be sharp.
-  if (from === 'init' && (head.reason_code === 'saturated_rows' || head.reason_code === 'logit_std') && head.suggested_divisor)
+  // A divisor for variance 1 is advice for a fresh layer, not for one that learned to be sharp.
+  if (from === 'init' && ['frozen_rows', 'logit_std', 'flat_logits'].includes(head.reason_code) && head.suggested_divisor)
     text += t('check.reasonFix', { d: significant(head.suggested_divisor) });
   return text;
 }
@@ -91,26 +98,35 @@ export function fitText(head, report, presetLabel = '') {
     (f.masked ? t('check.fitMasked', params) : '') + (f.capped ? t('check.fitCapped', params) : '');
 }
 
-function counts(report) {
-  const c = { fine: 0, at_risk: 0, saturated: 0 };
-  for (const hd of report.heads) c[hd.verdict]++;
-  return c;
+// The verdicts, most serious first.
+const VERDICTS = ['frozen', 'sharp', 'at_risk', 'too_flat', 'fine'];
+
+/** The heads per verdict, as "2 frozen, 1 at risk" (only the verdicts present). */
+function countsText(report, from) {
+  return VERDICTS.map((v) => [v, report.heads.filter((hd) => hd.verdict === v).length])
+    .filter(([, n]) => n > 0)
+    .map(([v, n]) => t(from === 'trained' && (v === 'at_risk' || v === 'fine') ? `check.countTrained_${v}` : `check.count_${v}`, { n }))
+    .join(t('check.countSep'));
 }
 
-/** A verdict as the page words it: a trained model's sharp rows are no fault. */
+/** A verdict as the page words it: a trained model's peaked rows are no fault. */
 export const verdictText = (verdict, from) => t(from === 'trained' ? `check.trained_${verdict}` : `check.${verdict}`);
 
+/** Where the divisor the verdicts use came from, as a phrase after it ('' when the reader gave it). */
+const sourceText = (report) => (['file', 'default'].includes(report.divisor.source) ? t(`check.source_${report.divisor.source}`) : '');
+
 function summary(report, fileLabel, from, presetLabel) {
-  const c = counts(report);
   const { heads, n_q: nq, dk, sequences: seqs, keys_per_query: nk } = report.shape;
+  const fine = report.heads.filter((hd) => hd.verdict === 'fine').length;
   return [h('p', {
     id: 'check-summary',
     text: t(seqs > 1 ? 'check.summarySeq' : 'check.summary', {
       file: fileLabel, heads, seqs, nq: nq / seqs, nk, dk, format: report.format,
-      divisor: divisorText(report.heads[0].divisors[report.divisor.index]) + (presetLabel ? t('check.summaryPreset', { preset: presetLabel }) : ''),
-      counts: t(from === 'trained' ? 'check.countsTrained' : 'check.counts', { fine: c.fine, risk: c.at_risk, saturated: c.saturated }),
+      divisor: divisorText(report.heads[0].divisors[report.divisor.index]) +
+        (presetLabel ? t('check.summaryPreset', { preset: presetLabel }) : sourceText(report)),
+      counts: countsText(report, from),
     }),
-  }), (from === 'trained' || c.fine < heads) && h('p', {
+  }), (from === 'trained' || fine < heads) && h('p', {
     id: 'check-from-note', class: 'ck-from-note',
     text: t(from === 'trained' ? 'check.trainedNote' : 'check.initNote'),
   })].filter(Boolean);
@@ -189,7 +205,7 @@ function table(report, from, presetLabel) {
     const m = hd.divisors[model];
     return [h('tr', { dataset: { verdict: hd.verdict } },
       h('th', { scope: 'row', dataset: { label: t('check.head') }, text: String(hd.head) }),
-      h('td', { class: `ck-verdict ck-v-${from === 'trained' ? 'trained' : hd.verdict}`, dataset: { label: t('check.verdict') }, text: verdictText(hd.verdict, from) }),
+      h('td', { class: `ck-verdict ck-v-${from === 'trained' && hd.verdict !== 'frozen' ? 'trained' : hd.verdict}`, dataset: { label: t('check.verdict') }, text: verdictText(hd.verdict, from) }),
       [hd.q.mean, hd.q.var, hd.k.mean, hd.k.var, hd.correlation].map((x, i) => num(entries[i], significant(x))),
       hd.divisors.map((d, j) => num(`${t('check.stdGroup')} ÷ ${divisorText(d)}`, significant(d.logit_std), j === model ? ' ck-is-model' : '')),
       [`${percentNumber(m.saturated_share)}%`, significant(m.max_prob_mean), fixed(m.entropy_mean)]
@@ -197,7 +213,7 @@ function table(report, from, presetLabel) {
       num(t('check.suggested'), significant(hd.suggested_divisor))),
     h('tr', { class: 'ck-why-row' },
       h('td', { class: 'ck-why', colspan: ncols },
-        h('span', { class: 'ck-why-label', text: t('check.whyLabel') }), ' ', reasonText(hd, model, from))),
+        h('span', { class: 'ck-why-label', text: t('check.whyLabel') }), ' ', reasonText(hd, model, from, report.shape.keys_per_query))),
     hd.scale_fit ? h('tr', { class: 'ck-why-row ck-fit-row' },
       h('td', { class: 'ck-why ck-fit', colspan: ncols, dataset: { fit: hd.scale_fit.verdict } },
         h('span', { class: 'ck-why-label', text: t('check.fitLabel', { input: report.scale_fit.input }) }), ' ', fitText(hd, report, presetLabel))) : null];
@@ -230,16 +246,17 @@ export function reportCsv(report) {
   const fit = report.scale_fit;
   const header = ['head', 'verdict', 'reason_code', 'q_mean', 'q_var', 'k_mean', 'k_var', 'correlation',
     'logit_mean', 'logit_std', 'logit_row_std', 'suggested_divisor',
-    ...divs.flatMap((d) => ['logit_std', 'saturated_share', 'max_prob_mean', 'entropy_mean']
-      .map((k) => `${k}_div_${d.label}`)),
-    'reason',
+    ...divs.flatMap((d) => ['logit_std', 'saturated_share', 'max_prob_mean', 'entropy_mean',
+      'sharp_share', 'frozen_share', 'grad_median', 'row_logit_std'].map((k) => `${k}_div_${d.label}`)),
+    'divisor', 'divisor_source', 'reason',
     ...(fit ? ['preset', 'fit_input', 'fit_expected', 'fit_softcap', ...FIT_COLUMNS.map((k) => `fit_${k}`)] : [])];
   const lines = [header.join(',')];
   for (const hd of report.heads) {
     lines.push([hd.head, hd.verdict, hd.reason_code, hd.q.mean, hd.q.var, hd.k.mean, hd.k.var, hd.correlation,
       hd.logits.mean, hd.logits.std, hd.logits.row_std, hd.suggested_divisor,
-      ...hd.divisors.flatMap((d) => [d.logit_std, d.saturated_share, d.max_prob_mean, d.entropy_mean]),
-      hd.reason,
+      ...hd.divisors.flatMap((d) => [d.logit_std, d.saturated_share, d.max_prob_mean, d.entropy_mean,
+        d.sharp_share, d.frozen_share, d.grad_median, d.row_logit_std]),
+      report.divisor.value, report.divisor.source, hd.reason,
       ...(fit ? [report.preset, fit.input, fit.expected, fit.softcap, ...FIT_COLUMNS.map((k) => hd.scale_fit[k])] : []),
     ].map(csvField).join(','));
   }

@@ -21,7 +21,8 @@ function checkLimits(M) {
  * @param {{name: string, bytes: ArrayBuffer|Uint8Array}[]} files  one or two
  * @param {{divisor?: string, preset?: string, format?: string, q?: string, k?: string, sequences?: number,
  *   scores?: {name: string, bytes: ArrayBuffer|Uint8Array, kind: 'logits'|'probs'}}} [options]
- *   divisor the model uses ('sqrt', 'dk' or a number; none beside a preset),
+ *   divisor the model uses ('sqrt', 'dk' or a number; none beside a preset;
+ *   absent or '': an .npz's own "divisor" array, else √d_k, as the CLI),
  *   preset (a name of checkPresets(): its divisor, d_k and soft-cap), format
  *   ('auto' picks by name, then by content), array names in an .npz / JSON
  *   object / CSV, sequences stacked in q and k (0: an .npz's "sequences"
@@ -55,7 +56,7 @@ function checkTensors(M, files, options = {}) {
     const r = check(M.checkTensors(p1, sizes[0], files.length === 2 ? p2 : 0, sizes[1], scores ? p3 : 0, sizes[2], {
       fileName: files[0].name ?? '', fileName2: files[1]?.name ?? '', fileName3: scores?.name ?? '',
       format: options.format ?? 'auto', preset: options.preset ?? '',
-      divisor: options.divisor ?? (options.preset ? '' : 'sqrt'), scores: scores?.kind ?? '',
+      divisor: options.divisor ?? '', scores: scores?.kind ?? '',
       q: options.q ?? 'q', k: options.k ?? 'k', sequences: options.sequences ?? 0,
     }));
     return JSON.parse(r.json);

@@ -84,6 +84,7 @@ struct EvalResultJs {
 struct ShapeResult {
   std::string error, argument, kind, params;
   double samples = 0, heads = 0, seq = 0, dk = 0;
+  double divisor = 0;  // qkSnapshot: QkSnapshot::divisor
 };
 
 class TrainSession {
@@ -177,6 +178,7 @@ class TrainSession {
       r.heads = static_cast<double>(snap_.heads);
       r.seq = static_cast<double>(snap_.seq);
       r.dk = static_cast<double>(snap_.dk);
+      r.divisor = snap_.divisor;
     });
   }
   val snapshotQ() { return view(snap_.q.data(), snap_.q.size()); }
@@ -247,7 +249,8 @@ EMSCRIPTEN_BINDINGS(attnlab_train) {
   shape_result.field("samples", &ShapeResult::samples)
       .field("heads", &ShapeResult::heads)
       .field("seq", &ShapeResult::seq)
-      .field("dk", &ShapeResult::dk);
+      .field("dk", &ShapeResult::dk)
+      .field("divisor", &ShapeResult::divisor);
 
   class_<TrainSession>("TrainSession")
       .constructor<>()

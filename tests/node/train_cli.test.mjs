@@ -24,8 +24,12 @@ const SMALL = ['--dk', '64', '--dmodel', '32', '--batch', '32'];
 const COLUMNS = ['step', 'loss', 'accuracy', 'attn_entropy', 'attn_max', 'attn_correct',
   'logit_max_abs', 'logit_spread', 'grad_wq', 'grad_wk', 'grad_wv', 'grad_wo',
   'grad_wq_h0', 'grad_wq_h1', 'grad_wk_h0', 'grad_wk_h1'];
-// The per-head traces (largest |logit|, attention entropy), a column per head.
-const ALL_COLUMNS = [...COLUMNS, 'max_logit_h0', 'max_logit_h1', 'entropy_h0', 'entropy_h1'];
+// The per-head traces (largest |logit|, attention entropy), a column per head,
+// then the mechanism per head: weight on the correct key, largest weight,
+// share of frozen rows, Q/K gradient relative to step 1.
+const MECHANISM = ['correct_h0', 'correct_h1', 'attn_max_h0', 'attn_max_h1', 'frozen_h0', 'frozen_h1',
+  'qk_grad_rel_h0', 'qk_grad_rel_h1'];
+const ALL_COLUMNS = [...COLUMNS, 'max_logit_h0', 'max_logit_h1', 'entropy_h0', 'entropy_h1', ...MECHANISM];
 
 test('train prints config, init checkpoint, metrics rows and a summary', () => {
   const r = json(['train', ...SMALL, '--steps', '25', '--log-every', '10', '--eval', '256']);
@@ -263,4 +267,47 @@ test('--help lists train and sweep', () => {
   assert.equal(r.status, 0);
   assert.match(r.out, /train +\[--task recall\|copy\]/);
   assert.match(r.out, /sweep +\[--dks/);
+});
+
+test('the mechanism per head: weight on the correct key, largest weight, frozen rows, Q/K gradient against step 1', () => {
+  // d_k 256, Adam, the lab's task: divisor 1 against √d_k (issue 30's account).
+  const runs = {};
+  for (const div of ['1', 'sqrt'])
+    runs[div] = json(['train', '--dk', '256', '--divisor', div, '--steps', '400', '--log-every', '40', '--eval', '256']);
+  for (const [div, r] of Object.entries(runs)) {
+    const first = r.metrics[0];
+    for (const m of r.metrics) {
+      const correct = [m.correct_h0, m.correct_h1], top = [m.attn_max_h0, m.attn_max_h1];
+      // The per-head columns average to the totals, and are shares and weights.
+      assert.ok(Math.abs((correct[0] + correct[1]) / 2 - m.attn_correct) <= 1e-5 * m.attn_correct + 1e-9, `${div} ${m.step}`);
+      assert.ok(Math.abs((top[0] + top[1]) / 2 - m.attn_max) <= 1e-5 * m.attn_max, `${div} ${m.step}`);
+      for (const h of [0, 1]) {
+        assert.ok(m[`frozen_h${h}`] >= 0 && m[`frozen_h${h}`] <= 1);
+        assert.ok(correct[h] <= top[h] + 1e-6, 'no key holds more than the largest weight');
+        // ‖∂L/∂[W_Q, W_K]‖ of the head, over its value at step 1.
+        const qk = (row) => Math.hypot(row[`grad_wq_h${h}`], row[`grad_wk_h${h}`]);
+        const rel = m[`qk_grad_rel_h${h}`];
+        assert.ok(Math.abs(rel - qk(m) / qk(first)) <= 1e-5 * rel, `${div} step ${m.step} head ${h}: ${rel}`);
+      }
+    }
+    assert.equal(first.qk_grad_rel_h0, 1);
+  }
+  // Unscaled: almost one-hot from step 1 (largest weight 0.92, entropy 0.2 of ln 17), on a key
+  // chosen by chance (weight on the correct one near 1/17); the logits grow tenfold and more, the
+  // rows freeze, the Q/K gradient falls by orders of magnitude, and the run stays near chance.
+  const one = runs['1'].metrics, last = one.slice(-5);
+  for (const h of [0, 1]) {
+    assert.ok(one[0][`attn_max_h${h}`] > 0.85 && one[0][`entropy_h${h}`] < 0.4, `÷1 step 1 head ${h}`);
+    assert.ok(one[0][`correct_h${h}`] < 0.2, `÷1 step 1 head ${h}: by chance`);
+    assert.ok(last.every((m) => m[`frozen_h${h}`] > 0.8), `÷1 head ${h} frozen: ${last.map((m) => m[`frozen_h${h}`])}`);
+    assert.ok(Math.min(...one.map((m) => m[`qk_grad_rel_h${h}`])) < 1e-3, `÷1 head ${h}: the Q/K gradient falls`);
+    assert.ok(last.reduce((s, m) => s + m[`correct_h${h}`], 0) / last.length < 0.2, `÷1 head ${h}: the correct key stays unread`);
+  }
+  assert.ok(one.at(-1).logit_max_abs > 20 * one[0].logit_max_abs, 'the largest logit grows');
+  assert.ok(runs['1'].summary.final_accuracy < 0.2);
+  // √d_k: spread attention at step 1, then the correct key, and the task learned.
+  const s = runs.sqrt.metrics;
+  assert.ok(s[0].attn_max_h0 < 0.4 && s[0].attn_max_h1 < 0.4, '÷√d_k step 1: not one-hot');
+  assert.ok(s.at(-1).correct_h0 > 0.8 || s.at(-1).correct_h1 > 0.8, '÷√d_k: a head reads the answer');
+  assert.ok(runs.sqrt.summary.final_accuracy > 0.9);
 });

@@ -55,19 +55,25 @@ struct AttnSums {
   double entropy = 0, max = 0, correct = 0, spread = 0, logit_sum = 0, logit_sum2 = 0;
   double logit_max_abs = 0;
   std::vector<double> head_entropy;  // per head, summed over rows (the head's max logit: head_max_logits)
+  std::vector<double> head_correct, head_max, head_frozen;  // per head, summed over rows
 
   // The query rows of the model's last forward over `batch` samples.
   void add(const MhaBuffers<float>& m, std::size_t batch, std::size_t heads, std::size_t seq,
            const int* answer) {
     head_entropy.resize(heads, 0.0);
+    head_correct.resize(heads, 0.0);
+    head_max.resize(heads, 0.0);
+    head_frozen.resize(heads, 0.0);
     for (std::size_t b = 0; b < batch; ++b) {
       for (std::size_t h = 0; h < heads; ++h) {
         const float* a = m.a.data() + (b * heads + h) * seq;
         const float* s = m.s.data() + (b * heads + h) * seq;
         double ent = 0, mx = 0, mean = 0, var = 0;
+        std::size_t top = 0;
         for (std::size_t j = 0; j < seq; ++j) {
           if (!(a[j] <= 0)) ent -= a[j] * std::log(static_cast<double>(a[j]));  // 0 log 0 = 0; NaN stays
           mx = max_keep_nan(mx, static_cast<double>(a[j]));
+          if (a[j] > a[top]) top = j;
           mean += s[j];
           logit_max_abs = max_keep_nan(logit_max_abs, std::fabs(static_cast<double>(s[j])));
           logit_sum += s[j];
@@ -83,6 +89,13 @@ struct AttnSums {
         head_entropy[h] += undefined ? NAN : ent;
         max += undefined ? NAN : mx;
         correct += undefined ? NAN : a[answer[b]];
+        // Frozen: every weight but the largest passes back p(1 − p) < 2⁻²⁴.
+        double grad = 0;
+        for (std::size_t j = 0; j < seq; ++j)
+          if (j != top) grad = std::max(grad, static_cast<double>(a[j]) * (1.0 - a[j]));
+        head_correct[h] += undefined ? NAN : a[answer[b]];
+        head_max[h] += undefined ? NAN : mx;
+        head_frozen[h] += undefined ? NAN : (grad < 0x1p-24 ? 1.0 : 0.0);
         spread += std::sqrt(var / static_cast<double>(seq));
       }
     }
@@ -105,6 +118,8 @@ std::vector<std::string> metric_columns(std::size_t heads) {
   for (std::size_t h = 0; h < heads; ++h) c.push_back("grad_wk_h" + std::to_string(h));
   for (std::size_t h = 0; h < heads; ++h) c.push_back("max_logit_h" + std::to_string(h));
   for (std::size_t h = 0; h < heads; ++h) c.push_back("entropy_h" + std::to_string(h));
+  for (const char* group : {"correct_h", "attn_max_h", "frozen_h", "qk_grad_rel_h"})
+    for (std::size_t h = 0; h < heads; ++h) c.push_back(group + std::to_string(h));
   return c;
 }
 
@@ -116,7 +131,7 @@ Trainer::Trainer(const TrainConfig& config)
       model_(dims_, divisor_, config.softcap),
       opt_(config.optimizer, config.lr, ParamLayout(dims_).total),
       data_rng_(stream(config.seed, kData)),
-      columns_(kFixedColumns + 4 * config.heads) {
+      columns_(kFixedColumns + 8 * config.heads) {
   Rng init_rng = stream(config.seed, kInit);
   const std::vector<double> p = init_params(dims_, config.init, init_rng);
   std::copy(p.begin(), p.end(), model_.params().begin());
@@ -217,11 +232,19 @@ void Trainer::record(std::size_t step, const CrossEntropyResult& ce, const TaskB
   r[kColGradWv] = std::sqrt(sum_squares(g + L.wv.offset, L.wv.size));
   r[kColGradWo] = std::sqrt(sum_squares(g + L.wo.offset, L.wo.size));
   const auto head_max = head_max_logits(model_.mha().logits(), B, H, kTaskSeq);
+  if (step == 1) first_qk_grad_.assign(H, 0.0);
   for (std::size_t h = 0; h < H; ++h) {
     r[kFixedColumns + h] = column_norm(g + L.wq.offset, D, hk, h * dk, (h + 1) * dk);
     r[kFixedColumns + H + h] = column_norm(g + L.wk.offset, D, hk, h * dk, (h + 1) * dk);
     r[kFixedColumns + 2 * H + h] = head_max[h];
     r[kFixedColumns + 3 * H + h] = a.head_entropy[h] / static_cast<double>(B);
+    r[kFixedColumns + 4 * H + h] = a.head_correct[h] / static_cast<double>(B);
+    r[kFixedColumns + 5 * H + h] = a.head_max[h] / static_cast<double>(B);
+    r[kFixedColumns + 6 * H + h] = a.head_frozen[h] / static_cast<double>(B);
+    const double qk = std::hypot(r[kFixedColumns + h], r[kFixedColumns + H + h]);
+    if (step == 1) first_qk_grad_[h] = qk;
+    const double first = first_qk_grad_[h];
+    r[kFixedColumns + 7 * H + h] = first > 0 ? qk / first : std::nan("");
   }
   if (steps_to_90_ == 0 && r[kColAccuracy] >= 0.9) steps_to_90_ = step;
   // Diverged: the first step with a metric that is not finite (a NaN or
@@ -298,6 +321,7 @@ QkSnapshot Trainer::qk_snapshot(std::size_t samples) {
   s.k = model_.mha().k;
   s.logits = model_.mha().s;
   s.answer = scratch_.answer;
+  s.divisor = config_.qk_norm ? 0.0 : config_.divisor.resolve(config_.dk);
   return s;
 }
 

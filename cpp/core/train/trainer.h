@@ -60,12 +60,21 @@ struct QkSnapshot {
   std::vector<float> k;       // [samples, seq, heads·dk]
   std::vector<float> logits;  // [samples, heads, seq]
   std::vector<int> answer;    // [samples]
+  // What the logits are q·k divided by, for the checker (an .npz's "divisor");
+  // 0 with QK-LayerNorm, whose q and k here are before the norm.
+  double divisor = 0;
 };
 
 // Columns of a metrics row, in this order; then grad_wq_h0 .. grad_wq_h{H-1},
 // grad_wk_h0 .. grad_wk_h{H-1}, max_logit_h0 .. max_logit_h{H-1} (the head's
 // largest |q̂·k̂/divisor|, before any soft-cap: the logit QK-clip watches),
-// entropy_h0 .. entropy_h{H-1} (the head's mean attention entropy, nats). All
+// entropy_h0 .. entropy_h{H-1} (the head's mean attention entropy, nats), and
+// the mechanism of a run that cannot learn, per head: correct_h* (the mean
+// weight on the key holding the answer), attn_max_h* (the mean largest
+// weight), frozen_h* (the share of rows whose every weight but the largest has
+// p(1 − p) below 2⁻²⁴: too small for a float32 step to move, the checker's
+// rule) and qk_grad_rel_h* (‖∂loss/∂[W_Q, W_K]‖ of the head's columns over the
+// same norm at step 1; NaN if that was 0). All
 // are measured on the step's training batch, in its forward and backward
 // pass, before its update (after QK-clip, which acts before the forward the
 // gradient comes from: qk_clip.h).
@@ -148,6 +157,7 @@ class Trainer {
   InitStats init_;
   std::size_t steps_ = 0, columns_, steps_to_90_ = 0, diverged_at_ = 0, qk_clips_ = 0;
   std::vector<double> rows_, latest_;
+  std::vector<double> first_qk_grad_;  // per head, at step 1: qk_grad_rel_h*'s denominator
 };
 
 }  // namespace attn

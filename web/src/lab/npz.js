@@ -96,8 +96,9 @@ export function npz(members) {
  * against the keys of its own sequence only (core/checker/qk_input.h), and the logits
  * the softmax saw, [heads, samples, seq]: the layout of q's rows against their
  * sequence's keys, which the checker's scale fit reads (it names the divisor the
- * run used).
- * @param {{samples, heads, seq, dk, q: Float32Array, k: Float32Array, logits: Float32Array}} snap
+ * run used), and "divisor", the number the run divides q·k by, at which the
+ * checker judges it (absent with QK-LayerNorm: q and k are before the norm).
+ * @param {{samples, heads, seq, dk, divisor, q: Float32Array, k: Float32Array, logits: Float32Array}} snap
  *   q [samples, heads·dk], k [samples, seq, heads·dk] as the core returns them
  */
 export function snapshotNpz(snap) {
@@ -120,5 +121,6 @@ export function snapshotNpz(snap) {
     ['k', npy(k, [H, S * T, D])],
     ['sequences', npy([S], [1, 1])],  // (1, 1): the core's .npy reader takes 2-D and 3-D arrays
     ['logits', npy(logits, [H, S, T])],
+    ...(snap.divisor > 0 ? [['divisor', npy([snap.divisor], [1, 1])]] : []),
   ]);
 }

@@ -287,7 +287,7 @@ export function createTrainOps(emit, options = {}) {
       const shape = r.s.qkSnapshot(samples);
       if (shape.error) throw coreErrorOf(shape);
       return {
-        step: r.done, samples: shape.samples, heads: shape.heads, seq: shape.seq, dk: shape.dk,
+        step: r.done, samples: shape.samples, heads: shape.heads, seq: shape.seq, dk: shape.dk, divisor: shape.divisor,
         q: r.s.snapshotQ().slice(), k: r.s.snapshotK().slice(), logits: r.s.snapshotLogits().slice(),
       };
     },

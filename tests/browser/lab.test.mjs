@@ -934,7 +934,7 @@ test('stabilisers: soft-cap and QK-clip fields, the Preset select, a capped and 
   assert.equal(await page.textContent('#lab-summary .lab-sum-stab'), 'Every run: logits soft-capped at 5; QK-clip at τ = 4.');
   // Per-head charts: 2 runs × 2 heads, each line drawing every logged step; the six charts as before.
   assert.equal(await page.$$eval('.lab-chart', (f) => f.length), 6);
-  for (const id of ['lab-chart-logitHeads', 'lab-chart-entropyHeads']) {
+  for (const id of ['lab-chart-logitHeads', 'lab-chart-entropyHeads', 'lab-chart-correctHeads', 'lab-chart-frozenHeads', 'lab-chart-qkGradHeads']) {
     const drawn = (await page.getAttribute(`#${id}`, 'data-drawn')).split(',').map(Number);
     assert.deepEqual(drawn, Array(4).fill(json.rows.length), id);
     assert.match(await page.getAttribute(`#${id} .lab-chart-plot`, 'aria-label'), /one line per divisor and head \(2 heads per divisor/);

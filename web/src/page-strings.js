@@ -8,7 +8,7 @@ defineStrings('page', {
     description: 'Why scaled dot-product attention divides by √dₖ, computed live in your browser: the variance of q·k, its proof, softmax saturation and a training run, each step checkable.',
     title: 'Why attention divides by √dₖ',
     lede:
-      'Attention compares a query q with each key k by the dot product q·k. When q and k have dₖ independent entries of variance 1, q·k has variance dₖ: its typical size grows like √dₖ. The softmax of large scores is almost one-hot, and its gradient (the softmax Jacobian) almost vanishes, so learning stalls. Dividing the scores by √dₖ brings their variance back to 1.',
+      'Attention compares a query q with each key k by the dot product q·k. When q and k have dₖ independent entries of variance 1, q·k has variance dₖ: its typical size grows like √dₖ. The softmax of large scores is almost one-hot, on a key the scores chose by chance. That alone does not stop the gradient: at initialisation it can be larger than with scaled scores. But training with Adam then pushes the unscaled scores further at every step, until the rows freeze and the gradient through softmax is too small for a step to move: learning stalls. Dividing the scores by √dₖ brings their variance back to 1.'
     seedIntro:
       'This page grew from a Chinese article that walks this chain, which we call “the seed”. Its worked numbers are test cases here, recomputed live (section 4), and its claim about training is tested, not repeated (section 6). Where a control says “random seed”, it means the seed of the random numbers, not the article.',
     'hero.caption': 'Move dₖ and watch softmax saturate',
@@ -25,7 +25,7 @@ defineStrings('page', {
     'toc.variance': 'q·k grows: Var = dₖ',
     'toc.proof': 'Why exactly dₖ',
     'toc.softmax': 'Large scores, one-hot softmax',
-    'toc.saturation': 'Saturated: gradient ≈ 0',
+    'toc.saturation': 'Saturated: one-hot rows',
     'toc.training': 'Training: the claim tested',
     skip: 'Skip to the content',
     'toc.heading': 'The argument in six steps',
@@ -46,12 +46,12 @@ defineStrings('page', {
     'seed.intro':
       'Three scores, put through softmax as they are and divided by √dₖ. Edit the scores or dₖ: the C++ core, running in your browser, recomputes every number in the table.',
     'seed.note':
-      'Entropy is 0 for a one-hot row and ln n for a uniform one. The Jacobian norm ‖diag(p) − p pᵀ‖ measures how much gradient flows back through the softmax: near 0, learning stalls.',
+      'Entropy is 0 for a one-hot row and ln n for a uniform one. The Jacobian norm ‖diag(p) − p pᵀ‖ measures how much gradient flows back through the softmax. It is not monotone in the scale: about 1/√n for a uniform row of n scores, largest for a moderately sharp one, and near 0 only when the row is one-hot, so a sharper row can pass back more gradient than a softer one.',
     'saturation.heading': 'Saturation explorer',
     'saturation.intro':
       'Sample one query and m keys in dₖ dimensions and put the m scores through softmax. Choose what to divide them by, then move dₖ: unscaled, the row turns one-hot; divided by √dₖ, it stays spread out. Below, the same statistics averaged over many sampled rows, for every divisor at once.',
     'saturation.outro':
-      'Read the curves from left to right. Divided by 1 or 2, the largest probability climbs towards 1 and the entropy and the Jacobian norm fall towards 0 as dₖ grows: the softmax saturates and passes almost no gradient back. Divided by √dₖ, all three stay flat. Divided by dₖ, the scores shrink towards 0 and the row drifts towards uniform, which also weakens attention: it can no longer single out a key.',
+      'Read the curves from left to right. Divided by 1 or 2, the largest probability climbs towards 1 and the entropy falls as dₖ grows. The mean Jacobian norm falls too, but slowly, roughly like 1/√dₖ, and it is not near 0 at any dₖ shown: at initialisation saturation puts the weight on a key chosen by chance, and the gradient is still there. What freezes the rows is what the training steps do next (section 6). Divided by √dₖ, all three stay flat. Divided by dₖ, the scores shrink towards 0 and the row drifts towards uniform, which also weakens attention: it can no longer single out a key.'
     'training.heading': 'The scale factor in training',
     'training.intro':
       'The chain ends with “the model cannot learn”. Check that last link here: Start trains two small attention models at dₖ = 256, one dividing the scores by √dₖ = 16 and one not dividing them, from the same data and the same initial weights, on your machine, in seconds. Watch the loss and accuracy curves; when the runs end, a sentence below says how far each got.',
@@ -97,7 +97,7 @@ defineStrings('page', {
     description: '缩放点积注意力为何除以 √dₖ：在浏览器中实时计算 q·k 的方差及其证明、softmax 饱和与一次训练对比，每一步都可以检验。',
     title: '注意力为何除以 √dₖ',
     lede:
-      '注意力用点积 q·k 比较查询向量 q 与每个键向量 k。若 q 与 k 的 dₖ 个分量相互独立、方差为 1，则 q·k 的方差为 dₖ，其典型大小随 √dₖ 增长。分数很大时，softmax 几乎是独热分布，其梯度（softmax 的雅可比矩阵）几乎为零，学习随之停滞。把分数除以 √dₖ，方差就回到 1。',
+      '注意力用点积 q·k 比较查询向量 q 与每个键向量 k。若 q 与 k 的 dₖ 个分量相互独立、方差为 1，则 q·k 的方差为 dₖ，其典型大小随 √dₖ 增长。分数很大时，softmax 几乎是独热分布，权重落在分数偶然选中的键上。这本身并不会立刻让梯度消失：初始化时它甚至可能比缩放后的更大。但用 Adam 训练时，每一步都会把未缩放的分数推得更远，直到各行冻结，穿过 softmax 的梯度小到一步也推不动：学习随之停滞。把分数除以 √dₖ，方差就回到 1。',
     seedIntro:
       '本页源于一篇沿着这条因果链讲解的中文文章，下文称之为“原文”。原文中的算例在这里是测试用例，并在页面上实时重算（第 4 节）；它关于训练的论断在这里被检验，而不是照搬（第 6 节）。控件中的“随机种子”指随机数的种子，与原文无关。',
     'hero.caption': '调节 dₖ，看 softmax 如何饱和',
@@ -114,7 +114,7 @@ defineStrings('page', {
     'toc.variance': 'q·k 变大：Var = dₖ',
     'toc.proof': '为何恰好是 dₖ',
     'toc.softmax': '大分数，独热的 softmax',
-    'toc.saturation': '饱和：梯度 ≈ 0',
+    'toc.saturation': '饱和：接近独热',
     'toc.training': '训练：检验这一论断',
     skip: '跳到正文',
     'toc.heading': '六步论证',
@@ -135,12 +135,12 @@ defineStrings('page', {
     'seed.intro':
       '三个分数分别直接做 softmax，以及除以 √dₖ 后再做 softmax。修改分数或 dₖ，在浏览器中运行的 C++ 核心会重新计算表中的每个数字。',
     'seed.note':
-      '独热分布的熵为 0，均匀分布的熵为 ln n。雅可比范数 ‖diag(p) − p pᵀ‖ 衡量有多少梯度能反向穿过 softmax：接近 0 时学习停滞。',
+      '独热分布的熵为 0，均匀分布的熵为 ln n。雅可比范数 ‖diag(p) − p pᵀ‖ 衡量有多少梯度能反向穿过 softmax。它随尺度的变化并不单调：n 个分数的均匀行约为 1/√n，适度尖锐的行最大，只有接近独热时才接近 0；所以更尖锐的行可能比更平缓的行回传更多梯度。',
     'saturation.heading': '饱和探索器',
     'saturation.intro':
       '在 dₖ 维空间中抽取一个查询和 m 个键，把 m 个分数送入 softmax。选择除数，再调节 dₖ：不缩放时这一行趋于独热；除以 √dₖ 后则保持分散。下方是对大量抽样行取平均后的同样统计量，所有除数同时计算。',
     'saturation.outro':
-      '从左往右看这些曲线。除以 1 或 2 时，随着 dₖ 增大，最大概率趋向 1，熵与雅可比范数趋向 0：softmax 饱和，几乎不再回传梯度。除以 √dₖ 时，三者都保持平稳。除以 dₖ 时，分数缩向 0，这一行趋于均匀分布，注意力同样变弱：它再也无法突出某一个键。',
+      '从左往右看这些曲线。除以 1 或 2 时，随着 dₖ 增大，最大概率趋向 1，熵随之下降。平均雅可比范数也在下降，但很慢，大约按 1/√dₖ 变化，在图中任何 dₖ 处都不接近 0：初始化时的饱和把权重放在偶然选中的键上，梯度仍然存在。让各行冻结的是随后的训练步（第 6 节）。除以 √dₖ 时，三者都保持平稳。除以 dₖ 时，分数缩向 0，这一行趋于均匀分布，注意力同样变弱：它再也无法突出某一个键。',
     'training.heading': '训练中的缩放因子',
     'training.intro':
       '这条链的最后一环是“模型学不动”。在这里直接检验它：按“开始”会在 dₖ = 256 时训练两个小型注意力模型，一个把分数除以 √dₖ = 16，一个不除，数据与初始权重相同，在你的机器上数秒内完成。观察损失与准确率曲线；训练结束后，下方会用一句话说明两者各达到了什么程度。',

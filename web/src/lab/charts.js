@@ -23,6 +23,11 @@ export const CHARTS = [
 export const HEAD_CHARTS = [
   { key: 'logitHeads', perHead: 'max_logit_h', log: true },
   { key: 'entropyHeads', perHead: 'entropy_h', min0: true },
+  // The mechanism of a run that cannot learn (trainer.h): where the weight
+  // goes, which rows are frozen, and how far the Q/K gradient has fallen.
+  { key: 'correctHeads', perHead: 'correct_h', range: [0, 1] },
+  { key: 'frozenHeads', perHead: 'frozen_h', range: [0, 1] },
+  { key: 'qkGradHeads', perHead: 'qk_grad_rel_h', log: true },
 ];
 
 // The lines of a chart: one per run, or one per run and head.

@@ -7,7 +7,7 @@ defineStrings('lab', {
   en: {
     description: 'Train a small attention model in your browser with the scores divided by √dₖ, by 2, by 1 or by dₖ, and see whether dropping the scale stalls learning.',
     title: 'Training lab: does dropping the 1/√dₖ really stall learning?',
-    lede: 'The claim: with large dₖ, attention without the 1/√dₖ scale starts with logits so large that softmax is almost one-hot, its gradient almost vanishes, and the loss curve stalls. Here you can test it. Each divisor trains the same small attention model on the same data from the same initial weights, with real forward and backward passes in the C++ core (WebAssembly, in your browser), and every number below comes from those runs. The answer depends on dₖ and on the optimiser, so try several.',
+    lede: 'The claim: with large dₖ, attention without the 1/√dₖ scale starts with logits so large that softmax is almost one-hot, its gradient almost vanishes, and the loss curve stalls. Here you can test it, and see more than the claim says: the unscaled run’s first gradient is not small, and it is the steps that follow that freeze its rows (the per-head charts show the weight on the correct key, the frozen rows and the Q/K gradient against step 1). Each divisor trains the same small attention model on the same data from the same initial weights, with real forward and backward passes in the C++ core (WebAssembly, in your browser), and every number below comes from those runs. The answer depends on dₖ and on the optimiser, so try several.',
     back: 'Back to the explanation',
     toCheck: 'Check your own q and k',
 
@@ -111,8 +111,11 @@ defineStrings('lab', {
     'chart.logitMax': 'Largest |logit| in the batch (log scale)',
     'chart.logitHeads': 'Largest |logit| per head, before any soft-cap (log scale; head 1 wide, the others thin)',
     'chart.entropyHeads': 'Attention entropy per head (nats; head 1 wide, the others thin)',
+    'chart.correctHeads': 'Attention weight on the key holding the answer, per head (head 1 wide, the others thin)',
+    'chart.frozenHeads': 'Frozen rows per head: every weight but the largest has p(1 − p) below 2⁻²⁴, too small for a float32 step (share; head 1 wide, the others thin)',
+    'chart.qkGradHeads': 'Q/K gradient per head, relative to its step-1 value (log scale; head 1 wide, the others thin)',
     'chart.name': '{title} against training step, one line per divisor: {runs}. The numbers are in the table “Numbers behind the charts”.',
-    'chart.nameHeads': '{title} against training step, one line per divisor and head ({heads} heads per divisor, in the divisor’s colour): {runs}. The numbers are in each run’s CSV export (columns max_logit_h*, entropy_h*).',
+    'chart.nameHeads': '{title} against training step, one line per divisor and head ({heads} heads per divisor, in the divisor’s colour): {runs}. The numbers are in each run’s CSV export (columns max_logit_h*, entropy_h*, correct_h*, frozen_h*, qk_grad_rel_h*).',
     'data.summary': 'Numbers behind the charts (last rows of each run)',
     'data.caption': '{label}: last {n} logged rows',
     'col.step': 'Step',
@@ -271,7 +274,7 @@ defineStrings('lab', {
   zh: {
     description: '在浏览器中训练一个小型注意力模型，分数分别除以 √dₖ、2、1 或 dₖ，看看去掉缩放是否会让学习停滞。',
     title: '训练实验室：去掉 1/√dₖ 真的会让学习停滞吗？',
-    lede: '论断是：dₖ 较大时，若注意力不乘 1/√dₖ，初始 logit 就大到让 softmax 几乎成为独热分布，梯度几乎消失，损失曲线停滞。你可以在这里检验它。每个除数都在相同数据、相同初始权重上训练同一个小型注意力模型，前向与反向传播都在 C++ 核心（在你浏览器中运行的 WebAssembly）里真实计算，下面的每个数字都来自这些运行。结论取决于 dₖ 和优化器，请多试几种。',
+    lede: '论断是：dₖ 较大时，若注意力不乘 1/√dₖ，初始 logit 就大到让 softmax 几乎成为独热分布，梯度几乎消失，损失曲线停滞。你可以在这里检验它，并看到比这一论断更多的东西：未缩放运行的第一步梯度并不小，是随后的训练步让它的各行冻结（各头的图给出正确键上的权重、冻结行的比例，以及相对第 1 步的 Q/K 梯度）。每个除数都在相同数据、相同初始权重上训练同一个小型注意力模型，前向与反向传播都在 C++ 核心（在你浏览器中运行的 WebAssembly）里真实计算，下面的每个数字都来自这些运行。结论取决于 dₖ 和优化器，请多试几种。',
     back: '返回讲解页',
     toCheck: '检查你自己的 q 与 k',
 
@@ -375,8 +378,11 @@ defineStrings('lab', {
     'chart.logitMax': '批次中最大的 |logit|（对数坐标）',
     'chart.logitHeads': '每个头的最大 |logit|，软上限之前（对数坐标；头 1 为粗线，其余较细）',
     'chart.entropyHeads': '每个头的注意力熵（nats；头 1 为粗线，其余较细）',
+    'chart.correctHeads': '每个头放在答案所在键上的注意力权重（头 1 为粗线，其余较细）',
+    'chart.frozenHeads': '每个头冻结的行：除最大者外每个权重的 p(1 − p) 都低于 2⁻²⁴，float32 的一步推不动（比例；头 1 为粗线，其余较细）',
+    'chart.qkGradHeads': '每个头的 Q/K 梯度，相对第 1 步的值（对数坐标；头 1 为粗线，其余较细）',
     'chart.name': '{title}随训练步数的变化，每个除数一条线：{runs}。数字见“图表背后的数字”表格。',
-    'chart.nameHeads': '{title}随训练步数的变化，每个除数的每个头一条线（每个除数 {heads} 个头，用该除数的颜色）：{runs}。数字见各运行导出的 CSV（max_logit_h*、entropy_h* 列）。',
+    'chart.nameHeads': '{title}随训练步数的变化，每个除数的每个头一条线（每个除数 {heads} 个头，用该除数的颜色）：{runs}。数字见各运行导出的 CSV（max_logit_h*、entropy_h*、correct_h*、frozen_h*、qk_grad_rel_h* 列）。',
     'data.summary': '图表背后的数字（每个运行的最后几行）',
     'data.caption': '{label}：最后 {n} 行记录',
     'col.step': '步',

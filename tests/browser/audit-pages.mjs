@@ -65,8 +65,9 @@ export const PAGES = {
       // A widget's Embed panel (its snippets), opened.
       await page.click('#saturation .embed-toggle');
       await waitFor(page, () => document.querySelector('#saturation .embed-panel textarea, #saturation .embed-panel input'));
-      // Section 6: run the comparison.
+      // Section 6: run the comparison, in 40 steps (page.test.mjs runs the full one and checks its numbers).
       await page.locator('#training').scrollIntoViewIfNeeded();
+      await page.$eval('#training attn-train-compare', (el) => el.setAttribute('steps', '40'));
       await page.click('#train-live-start');
       await waitFor(page, () => document.querySelector('#training attn-train-compare')?.dataset.run === 'done', null, 90_000);
       // Every lazily loaded part near the viewport once (the formulas' CSS, the charts).

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { ARTIFACTS, WEB, launch, startPreview } from './harness.mjs';
+import { close } from '../node/check_cases.mjs';
 
 const TIMEOUT = 60_000;
 
@@ -994,8 +995,33 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     assert.match(sentence, /is behind/);
     assert.ok(sentence.includes(sqrt.loss.toPrecision(3)), `the sentence cites the √d_k loss: ${sentence}`);
     assert.ok(sentence.includes(`${(100 * one.accuracy).toFixed(2)}%`), `the sentence cites the unscaled accuracy: ${sentence}`);
+    // The mechanism, from the unscaled run's own logged rows (trainer.h's columns): one-hot
+    // from step 1, the logits grown, most rows frozen, the Q/K gradient fallen.
+    const story = await el.evaluate((e) => {
+      const d = e.cmp.runs.find((r) => r.option === '1').data;
+      const n = d.step.length - 1;
+      const per = (prefix) => Object.keys(d).filter((c) => new RegExp(`^${prefix}\\d+$`).test(c)).map((c) => d[c][n]);
+      return { max1: d.attn_max[0], corr1: d.attn_correct[0], l1: d.logit_max_abs[0], l2: d.logit_max_abs[n], step: d.step[n],
+        frozen: per('frozen_h'), rels: per('qk_grad_rel_h') };
+    });
+    console.log(`#   ÷ 1 mechanism: ${JSON.stringify(story)}`);
+    const why = sentence.match(/Why, in the unscaled run’s own numbers: at step 1 its attention already put ([\d.]+)% of the weight on one key on average, ([\d.]+)% on the key holding the answer; by step (\d+) its largest logit had grown from ([\d.]+) to ([\d,.]+), ([\d.]+)% of its rows were frozen .*, and its heads’ Q\/K gradients were (.+) of their step-1 values\.$/);
+    assert.ok(why, `the mechanism sentence: ${sentence}`);
+    close(Number(why[1]), 100 * story.max1, 0.006, 'largest weight at step 1');
+    close(Number(why[2]), 100 * story.corr1, 0.006, 'weight on the answer at step 1');
+    assert.equal(Number(why[3]), story.step);
+    close(Number(why[4]), story.l1, 0.006 * story.l1, 'first largest logit');
+    close(Number(why[5].replace(/,/g, '')), story.l2, 0.006 * story.l2, 'last largest logit');
+    close(Number(why[6]), 100 * story.frozen.reduce((a, b) => a + b, 0) / story.frozen.length, 0.006, 'frozen rows');
+    assert.equal(why[7].split(', ').length, story.rels.length);
+    // At these settings the story is the one the seed tells, over training.
+    assert.ok(story.max1 > 0.8 && story.corr1 < 0.2, 'one-hot on a chance key at step 1');
+    assert.ok(story.l2 > 10 * story.l1, 'the logits grow');
+    assert.ok(story.frozen.every((f) => f > 0.5), 'most rows frozen');
+    assert.ok(Math.min(...story.rels) < 0.1, 'the Q/K gradient has fallen');
     await page.selectOption('#lang-select', 'zh');
     const zh = await page.$eval('#train-live-result', (p) => p.textContent);
+    assert.match(zh, /用不缩放运行自己的数字说明原因：第 1 步时/);
     assert.match(zh, /落后/);
     assert.ok(zh.includes(sqrt.loss.toPrecision(3)), `the Chinese sentence cites the √d_k loss: ${zh}`);
     assert.match(await page.$eval('#training attn-train-compare .train-status', (p) => p.textContent), /[\u4e00-\u9fff]/, 'the widget relabels');

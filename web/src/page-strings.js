@@ -8,7 +8,7 @@ defineStrings('page', {
     description: 'Why scaled dot-product attention divides by √dₖ, computed live in your browser: the variance of q·k, its proof, softmax saturation and a training run, each step checkable.',
     title: 'Why attention divides by √dₖ',
     lede:
-      'Attention compares a query q with each key k by the dot product q·k. When q and k have dₖ independent entries of variance 1, q·k has variance dₖ: its typical size grows like √dₖ. The softmax of large scores is almost one-hot, on a key the scores chose by chance. That alone does not stop the gradient: at initialisation it can be larger than with scaled scores. But training with Adam then pushes the unscaled scores further at every step, until the rows freeze and the gradient through softmax is too small for a step to move: learning stalls. Dividing the scores by √dₖ brings their variance back to 1.'
+      'Attention compares a query q with each key k by the dot product q·k. When q and k have dₖ independent entries of variance 1, q·k has variance dₖ: its typical size grows like √dₖ. The softmax of large scores is almost one-hot, on a key the scores chose by chance. That alone does not stop the gradient: at initialisation it can be larger than with scaled scores. But training with Adam then pushes the unscaled scores further at every step, until the rows freeze and the gradient through softmax is too small for a step to move: learning stalls. Dividing the scores by √dₖ brings their variance back to 1.',
     seedIntro:
       'This page grew from a Chinese article that walks this chain, which we call “the seed”. Its worked numbers are test cases here, recomputed live (section 4), and its claim about training is tested, not repeated (section 6). Where a control says “random seed”, it means the seed of the random numbers, not the article.',
     'hero.caption': 'Move dₖ and watch softmax saturate',
@@ -51,7 +51,7 @@ defineStrings('page', {
     'saturation.intro':
       'Sample one query and m keys in dₖ dimensions and put the m scores through softmax. Choose what to divide them by, then move dₖ: unscaled, the row turns one-hot; divided by √dₖ, it stays spread out. Below, the same statistics averaged over many sampled rows, for every divisor at once.',
     'saturation.outro':
-      'Read the curves from left to right. Divided by 1 or 2, the largest probability climbs towards 1 and the entropy falls as dₖ grows. The mean Jacobian norm falls too, but slowly, roughly like 1/√dₖ, and it is not near 0 at any dₖ shown: at initialisation saturation puts the weight on a key chosen by chance, and the gradient is still there. What freezes the rows is what the training steps do next (section 6). Divided by √dₖ, all three stay flat. Divided by dₖ, the scores shrink towards 0 and the row drifts towards uniform, which also weakens attention: it can no longer single out a key.'
+      'Read the curves from left to right. Divided by 1 or 2, the largest probability climbs towards 1 and the entropy falls as dₖ grows. The mean Jacobian norm falls too, but slowly, roughly like 1/√dₖ, and it is not near 0 at any dₖ shown: at initialisation saturation puts the weight on a key chosen by chance, and the gradient is still there. What freezes the rows is what the training steps do next (section 6). Divided by √dₖ, all three stay flat. Divided by dₖ, the scores shrink towards 0 and the row drifts towards uniform, which also weakens attention: it can no longer single out a key.',
     'training.heading': 'The scale factor in training',
     'training.intro':
       'The chain ends with “the model cannot learn”. Check that last link here: Start trains two small attention models at dₖ = 256, one dividing the scores by √dₖ = 16 and one not dividing them, from the same data and the same initial weights, on your machine, in seconds. Watch the loss and accuracy curves; when the runs end, a sentence below says how far each got.',
@@ -66,6 +66,9 @@ defineStrings('page', {
       'After {steps} steps at dₖ = {dk}: divided by √dₖ = {root}, held-out loss {lossS} and accuracy {accS}; unscaled, loss {lossU} and accuracy {accU}. Neither run is ahead on both.',
     'training.result.both90': 'Training accuracy first reached 90% at step {s} with √dₖ and at step {u} unscaled.',
     'training.result.only90': 'With √dₖ, training accuracy reached 90% at step {s}; the unscaled run never did.',
+    'training.result.listSep': ', ',
+    'training.result.mechanism':
+      'Why, in the unscaled run’s own numbers: at step 1 its attention already put {max1} of the weight on one key on average, {corr1} on the key holding the answer; by step {step} its largest logit had grown from {l1} to {l2}, {frozen} of its rows were frozen (every weight but the largest with p(1 − p) below 2⁻²⁴, too small for a float32 step to move), and its heads’ Q/K gradients were {rels} of their step-1 values.',
     'presets.heading': 'What real models divide by',
     'presets.intro':
       'Beyond √dₖ: each row is one model’s attention as its source states it, the head width dₖ, the number the scores are divided by and the soft-cap, if any (Gemma 2 turns every logit s into c·tanh(s / c)). Every other number is computed here by the C++ core for that setting, as for any other, with unit-variance q and k. “Show in the explorer” sets the saturation explorer above to the row’s dₖ and divisor.',
@@ -155,6 +158,9 @@ defineStrings('page', {
       '在 dₖ = {dk} 下训练 {steps} 步后：除以 √dₖ = {root} 时，留出集损失 {lossS}、准确率 {accS}；不缩放时，损失 {lossU}、准确率 {accU}。两者都没有在两项上同时领先。',
     'training.result.both90': '训练准确率首次达到 90% 的步数：除以 √dₖ 为第 {s} 步，不缩放为第 {u} 步。',
     'training.result.only90': '除以 √dₖ 时，训练准确率在第 {s} 步达到 90%；不缩放的模型始终没有达到。',
+    'training.result.listSep': '、',
+    'training.result.mechanism':
+      '用不缩放运行自己的数字说明原因：第 1 步时，它的注意力平均已把 {max1} 的权重放在一个键上，放在答案所在键上的只有 {corr1}；到第 {step} 步，它的最大 logit 从 {l1} 增长到 {l2}，{frozen} 的行已冻结（除最大者外每个权重的 p(1 − p) 都低于 2⁻²⁴，float32 的一步推不动），各头的 Q/K 梯度只有第 1 步的 {rels}。',
     'presets.heading': '真实模型除以什么',
     'presets.intro':
       '√dₖ 之外：每一行是一个模型的注意力，按其来源所写：头宽 dₖ、分数要除以的数，以及软上限（如有；Gemma 2 把每个 logit s 变为 c·tanh(s / c)）。其余每个数都由 C++ 核心针对该设置现场计算，与其他任何设置相同，q 与 k 为单位方差。“在探索器中查看”会把上方的饱和探索器设为该行的 dₖ 和除数。',

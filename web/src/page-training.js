@@ -45,7 +45,33 @@ function sentence(o) {
   const u90 = o.one.stepsTo90;
   if (s90 && u90) text += ' ' + t('page.training.result.both90', { s: int(s90), u: int(u90) });
   else if (s90) text += ' ' + t('page.training.result.only90', { s: int(s90) });
+  const m = mechanism(o.one);
+  if (m) text += ' ' + t('page.training.result.mechanism', m);
   return text;
+}
+
+/**
+ * The unscaled run's mechanism from its logged rows (the core's columns:
+ * trainer.h), first row against last: the largest weight and the weight on the
+ * correct key at step 1, the largest logit's growth, the share of frozen rows
+ * and each head's Q/K gradient against step 1. Null if a value is not finite.
+ */
+export function mechanism(run) {
+  const d = run.data;
+  const last = (d.step?.length ?? 0) - 1;
+  if (last < 1) return null;
+  const heads = Object.keys(d).filter((c) => /^frozen_h\d+$/.test(c)).length;
+  const perHead = (prefix, i) => Array.from({ length: heads }, (_, h) => d[`${prefix}${h}`][i]);
+  const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const v = {
+    max1: d.attn_max[0], corr1: d.attn_correct[0], l1: d.logit_max_abs[0], l2: d.logit_max_abs[last],
+    frozen: mean(perHead('frozen_h', last)), rels: perHead('qk_grad_rel_h', last),
+  };
+  if (![v.max1, v.corr1, v.l1, v.l2, v.frozen, ...v.rels].every(Number.isFinite)) return null;
+  return {
+    max1: percent(v.max1), corr1: percent(v.corr1), step: int(d.step[last]), l1: num(v.l1, 3), l2: num(v.l2, 3),
+    frozen: percent(v.frozen), rels: v.rels.map((r) => num(r, 2)).join(t('page.training.result.listSep')),
+  };
 }
 
 /** Wire section 6; returns {relabel} for the page's language switch. */

@@ -44,7 +44,7 @@ defineStrings('page', {
       'Why exactly dₖ? Square the dot product and look at its dₖ² terms one by one. The grid below holds them for a small dₖ; each cell is a running Monte Carlo mean computed by the core while samples stream in, so you can watch each step of the proof come true.',
     'seed.heading': 'What softmax does with large scores',
     'seed.intro':
-      'Three scores, put through softmax as they are and divided by √dₖ. Edit the scores or dₖ: the C++ core, running in your browser, recomputes every number in the table.',
+      'Three scores, put through softmax as they are and divided by √dₖ. Edit the scores or dₖ: the C++ core, running in your browser, recomputes every number in the table. Here the scores stay as you typed them and dₖ only sets the divisor √dₖ, so the unscaled row does not change with dₖ; the figure at the top instead grows the row with dₖ, as q·k grows.',
     'seed.note':
       'Entropy is 0 for a one-hot row and ln n for a uniform one. The Jacobian norm ‖diag(p) − p pᵀ‖ measures how much gradient flows back through the softmax. It is not monotone in the scale: about 1/√n for a uniform row of n scores, largest for a moderately sharp one, and near 0 only when the row is one-hot, so a sharper row can pass back more gradient than a softer one.',
     'saturation.heading': 'Saturation explorer',
@@ -136,7 +136,7 @@ defineStrings('page', {
       '为什么恰好是 dₖ？把点积平方，逐一查看它的 dₖ² 项。下面的网格列出了小 dₖ 时的这些项；每格是计算核心在样本不断到来时算出的蒙特卡洛滑动均值，你可以看着证明的每一步成真。',
     'seed.heading': 'softmax 如何对待大分数',
     'seed.intro':
-      '三个分数分别直接做 softmax，以及除以 √dₖ 后再做 softmax。修改分数或 dₖ，在浏览器中运行的 C++ 核心会重新计算表中的每个数字。',
+      '三个分数分别直接做 softmax，以及除以 √dₖ 后再做 softmax。修改分数或 dₖ，在浏览器中运行的 C++ 核心会重新计算表中的每个数字。这里分数保持你输入的值，dₖ 只决定除数 √dₖ，所以不缩放的那一行不随 dₖ 变化；页首的图则让这一行随 dₖ 增大，就像 q·k 随 dₖ 增大一样。',
     'seed.note':
       '独热分布的熵为 0，均匀分布的熵为 ln n。雅可比范数 ‖diag(p) − p pᵀ‖ 衡量有多少梯度能反向穿过 softmax。它随尺度的变化并不单调：n 个分数的均匀行约为 1/√n，适度尖锐的行最大，只有接近独热时才接近 0；所以更尖锐的行可能比更平缓的行回传更多梯度。',
     'saturation.heading': '饱和探索器',

@@ -162,7 +162,7 @@ TEST_CASE("per-head columns: largest |logit| and entropy of each head, consisten
   attn::Trainer t(c);
   t.step(12);
   const auto cols = attn::metric_columns(3);
-  REQUIRE(cols.size() == attn::kFixedColumns + 12);
+  REQUIRE(cols.size() == attn::kFixedColumns + 24);  // 8 groups of 3: grad_wq/grad_wk/max_logit/entropy, then the mechanism
   REQUIRE(t.columns() == cols.size());
   REQUIRE(cols[attn::kFixedColumns + 6] == "max_logit_h0");
   REQUIRE(cols[attn::kFixedColumns + 11] == "entropy_h2");

@@ -2,6 +2,7 @@
 // and the accessors a Web Worker reads (rows, maps, q and k).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -87,7 +88,10 @@ TEST_CASE("metrics rows: step 1 and every log_every steps, columns as documented
   const auto cols = attn::metric_columns(2);
   REQUIRE(t.columns() == cols.size());
   REQUIRE(cols[attn::kColLogitSpread] == "logit_spread");
-  REQUIRE(cols.back() == "entropy_h1");  // per head: grad_wq_h*, grad_wk_h*, max_logit_h*, entropy_h*
+  // Per head: grad_wq_h*, grad_wk_h*, max_logit_h*, entropy_h*, correct_h*, attn_max_h*, frozen_h*, qk_grad_rel_h*.
+  REQUIRE(cols.size() == attn::kFixedColumns + 8 * 2);
+  REQUIRE(cols[attn::kFixedColumns + 7] == "entropy_h1");
+  REQUIRE(cols.back() == "qk_grad_rel_h1");
   t.step(12);
   REQUIRE(t.steps_done() == 12);
   REQUIRE(t.row_count() == 3);  // steps 1, 5, 10
@@ -264,4 +268,50 @@ TEST_CASE("a run that trains never reads as diverged", "[train][trainer][diverge
   slow.step(40);
   REQUIRE(slow.diverged_at() == 0);
   for (double v : slow.rows()) REQUIRE(std::isfinite(v));
+}
+
+TEST_CASE("mechanism columns: each head's weight on the answer, largest weight, frozen rows and Q/K gradient, "
+          "recomputed from the step's attention weights", "[train][trainer]") {
+  // Divisor 1 at d_k 64: one-hot rows from the start, some of them frozen within a few steps.
+  for (const char* div : {"sqrt", "1"}) {
+    attn::TrainConfig c = small(div);
+    c.lr = 3e-2;
+    attn::Trainer t(c);
+    const auto cols = attn::metric_columns(c.heads);
+    auto at = [&](const std::string& name) {
+      return t.latest()[static_cast<std::size_t>(std::find(cols.begin(), cols.end(), name) - cols.begin())];
+    };
+    std::vector<double> first(c.heads);
+    double frozen_seen = 0;
+    for (int step = 1; step <= 30; ++step) {
+      t.step(1);
+      // The step's forward (before its update): a [batch, heads, seq], the answer's position per sample.
+      const auto& a = t.model().mha().a;
+      const auto& answer = t.last_batch().answer;
+      const std::size_t B = c.batch, H = c.heads, T = a.size() / (B * H);
+      for (std::size_t h = 0; h < H; ++h) {
+        double correct = 0, top = 0, frozen = 0;
+        for (std::size_t b = 0; b < B; ++b) {
+          const float* row = a.data() + (b * H + h) * T;
+          const std::size_t j = static_cast<std::size_t>(std::max_element(row, row + T) - row);
+          double g = 0;
+          for (std::size_t i = 0; i < T; ++i)
+            if (i != j) g = std::max(g, static_cast<double>(row[i]) * (1.0 - row[i]));
+          correct += row[answer[b]];
+          top += row[j];
+          frozen += g < 0x1p-24 ? 1 : 0;
+        }
+        const std::string hs = std::to_string(h);
+        CAPTURE(div, step, h);
+        CHECK(at("correct_h" + hs) == Approx(correct / B).epsilon(1e-12));
+        CHECK(at("attn_max_h" + hs) == Approx(top / B).epsilon(1e-12));
+        CHECK(at("frozen_h" + hs) == frozen / B);
+        frozen_seen += frozen;
+        const double qk = std::hypot(at("grad_wq_h" + hs), at("grad_wk_h" + hs));
+        if (step == 1) first[h] = qk;
+        CHECK(at("qk_grad_rel_h" + hs) == Approx(qk / first[h]).epsilon(1e-12));
+      }
+    }
+    if (std::string(div) == "1") CHECK(frozen_seen > 0);  // the rule met on both sides
+  }
 }

@@ -10,9 +10,10 @@
 #     browser   node --test tests/browser/: the pages in headless Chromium
 #     sanitize  the Catch2 suite under ASan + UBSan (build/asan)
 #     fuzz      every libFuzzer target for FUZZ_SECONDS each (default 60)
-# Both cores are used where the work allows: the sanitizer build and run and
-# the fuzz build go on in the background at the lowest priority (nice 19)
-# while the other layers run, taking only the CPU they leave idle; the node and
+# Both cores are used where the work allows: the sanitizer build, the fuzz
+# build and the sanitizer run go on in the background at the lowest priority
+# (nice 19) from before the main build on, taking only the CPU the rest leaves
+# idle; the sanitizer run is two processes; the node and
 # browser files run two at a time (each has its own temp dirs, server port and
 # Chromium profile); the fuzzers run two at a time, each its full time. At the
 # end it prints each step's wall time and the slowest tests of the node and
@@ -40,26 +41,40 @@ timed() {
 }
 
 timed setup "$ROOT/scripts/setup.sh" || die "setup failed"
-timed build "$ROOT/scripts/build.sh" || die "build failed"
 mkdir -p "$TIMES"
 rm -f "$TIMES"/*.jsonl "$TIMES"/*.log "$TIMES"/*.rc
 
-# The background checks: sanitizer build and run, then the fuzz build. Their
-# output goes to build/times/checks.log and is printed when they are waited for.
+# The background checks, started before the main build so they soak up the
+# CPU it and the test layers leave idle (single-threaded links, page loads,
+# timers): the sanitizer build, the fuzz build, then the sanitizer run. Their
+# output goes to build/times/checks.log, printed when they are waited for.
 checks_pid=""
+# The background checks run in a process group of their own (set -m), which
+# an early exit (a failed build, Ctrl-C) ends with them.
+set -m
+trap '[ -n "$checks_pid" ] && kill -- "-$checks_pid" 2>/dev/null' EXIT
 if wants sanitize || wants fuzz; then
-  log "sanitizer build and run, fuzz build: in the background at nice 19 (build/times/checks.log)"
+  log "sanitizer build, fuzz build, sanitizer run: in the background at nice 19 (build/times/checks.log)"
   (
     exec >"$TIMES/checks.log" 2>&1
+    # step NAME CMD...: runs CMD at nice 19 and writes "<exit status> <seconds>" to NAME.rc.
+    step() { local name="$1" t0=$SECONDS; shift; nice -n 19 "$@"; echo "$? $((SECONDS - t0))" >"$TIMES/$name.rc"; }
+    wants sanitize && step sanitize-build "$ROOT/scripts/sanitize.sh" --build-only
+    wants fuzz && step fuzz-build "$ROOT/scripts/fuzz.sh" --build-only
     if wants sanitize; then
-      t0=$SECONDS; nice -n 19 "$ROOT/scripts/sanitize.sh"; echo "$? $((SECONDS - t0))" >"$TIMES/sanitize.rc"
+      if read -r rc _ <"$TIMES/sanitize-build.rc" && ((rc == 0)); then
+        step sanitize "$ROOT/scripts/sanitize.sh" --no-build
+      else
+        echo "1 0" >"$TIMES/sanitize.rc"
+      fi
     fi
-    if wants fuzz; then
-      t0=$SECONDS; nice -n 19 "$ROOT/scripts/fuzz.sh" --build-only; echo "$? $((SECONDS - t0))" >"$TIMES/fuzz-build.rc"
-    fi
+    true
   ) &
   checks_pid=$!
 fi
+set +m
+
+timed build "$ROOT/scripts/build.sh" || die "build failed"
 
 failed=()
 run() {
@@ -111,31 +126,31 @@ run wasm     "Catch2, wasm: SIMD128 and relaxed SIMD under Node" wasm_suites
 run node     "CLI and wasm modules (node --test)" node_tests node "$ROOT/tests/node/"
 run browser  "browser (headless Chromium)"       node_tests browser "${browser_files[@]}"
 
-# Wait for the background checks, show what they printed, then fuzz.
+# Wait for the background checks, show what they printed, then Lighthouse
+# (alone), then the fuzzers.
+# bg_row NAME LABEL: the summary row of a background step, from NAME.rc; fails if it failed.
+bg_row() {
+  local rc=1 secs=0
+  read -r rc secs <"$TIMES/$1.rc" 2>/dev/null || true
+  summary+=("$(printf '%-22s %6d s  %s' "$2" "$secs" "$( ((rc == 0)) && echo ok || echo "FAILED ($rc)")")")
+  return "$rc"
+}
 if [ -n "$checks_pid" ]; then
   t0=$SECONDS
-  log "waiting for the background checks (sanitizer, fuzz build)"
+  log "waiting for the background checks (sanitizer build and run, fuzz build)"
   wait "$checks_pid"
+  checks_pid=""
   cat "$TIMES/checks.log"
-  summary+=("$(printf '%-22s %6d s  %s' "(waited for them)" $((SECONDS - t0)) "")")
+  summary+=("$(printf '%-22s %6d s' "(waited for them)" $((SECONDS - t0)))")
   if wants sanitize; then
-    read -r rc secs <"$TIMES/sanitize.rc" 2>/dev/null || { rc=1; secs=0; }
-    summary+=("$(printf '%-22s %6d s  %s' "sanitize (background)" "$secs" "$( ((rc == 0)) && echo ok || echo "FAILED ($rc)")")")
-    ((rc == 0)) || failed+=(sanitize)
+    bg_row sanitize-build "sanitize: build (background)" && bg_row sanitize "sanitize: run (background)" || failed+=(sanitize)
   fi
+  if wants fuzz; then bg_row fuzz-build "fuzz: build (background)" || failed+=(fuzz); fi
 fi
 # Nothing else runs now: Lighthouse's timings are the page's own.
 run browser "browser: Lighthouse, alone"         node_tests browser-alone "$BROWSER_ALONE"
-if [ -n "$checks_pid" ]; then
-  if wants fuzz; then
-    read -r rc secs <"$TIMES/fuzz-build.rc" 2>/dev/null || { rc=1; secs=0; }
-    summary+=("$(printf '%-22s %6d s  %s' "fuzz build (background)" "$secs" "$( ((rc == 0)) && echo ok || echo "FAILED ($rc)")")")
-    if ((rc == 0)); then
-      run fuzz "fuzzers (libFuzzer, ASan + UBSan)" "$ROOT/scripts/fuzz.sh" --no-build "${FUZZ_SECONDS:-60}"
-    else
-      failed+=(fuzz)
-    fi
-  fi
+if wants fuzz && [[ " ${failed[*]} " != *" fuzz "* ]]; then
+  run fuzz "fuzzers (libFuzzer, ASan + UBSan)" "$ROOT/scripts/fuzz.sh" --no-build "${FUZZ_SECONDS:-60}"
 fi
 
 log "wall time of each step (total $((SECONDS - started)) s)"

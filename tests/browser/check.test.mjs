@@ -180,7 +180,7 @@ test('the divisor field: a bad one is shown next to it as a sentence for readers
   r = await answered(() => page.click('button[data-sample="saturated.npz"]'));
   assert.equal(r.state, 'done');
   assert.equal(await page.getAttribute('#check-divisor', 'aria-invalid'), null);
-  assert.ok(r.verdicts.every((v) => v !== 'frozen' && v !== 'sharp'), `÷ d_k: ${r.verdicts}`);
+  assert.ok(r.verdicts.every((v) => v !== 'frozen'), `÷ d_k: ${r.verdicts}`);
   assert.match(await page.textContent('#check-summary'), /verdict at divisor dₖ = 64: /, 'the reader\'s divisor, no source note');
   await page.fill('#check-divisor', '');
 });
@@ -212,7 +212,7 @@ test('where q and k come from: sharp and learning is worded as expected from a t
   await answered(() => page.click('button[data-sample="lab-learned.npz"]'));
   assert.ok((await cells()).includes('尖锐且仍在学习'));
   assert.match(await page.textContent('#check-from-note'), /^来自训练好的模型时/);
-  assert.match(await page.textContent('#check-summary'), /（文件自带的 “divisor” 数组）：2 个尖锐且仍在学习。$/);
+  assert.match(await page.textContent('#check-summary'), /按除数 √dₖ = 16（文件自带的 “divisor” 数组） 判断：2 个尖锐且仍在学习。$/);
   await answered(() => page.click('button[data-sample="lab-saturated.npz"]'));
   assert.deepEqual(await cells(), ['已冻结', '已冻结']);
   assert.equal(await page.textContent('#check-from legend'), '这些 q 与 k 从何而来？');
@@ -228,6 +228,7 @@ test('PyTorch\'s default init, uploaded: too flat, with the CLI\'s reason in the
   fs.writeFileSync(qf, npyBytes(Array.from({ length: 2 * 64 * 64 }, () => Math.fround(uniform())), [2, 64, 64]));
   fs.writeFileSync(kf, npyBytes(Array.from({ length: 2 * 64 * 64 }, () => Math.fround(uniform())), [2, 64, 64]));
   const r = await answered(() => page.setInputFiles('#check-file', [qf, kf]));
+  await page.check('#check-from-init');  // a freshly initialised layer
   const native = JSON.parse(spawnSync(CLI, ['check', qf, kf], { encoding: 'utf8' }).stdout);
   assert.deepEqual(r.verdicts, ['too_flat', 'too_flat']);
   assert.deepEqual(r.verdicts, native.heads.map((h) => h.verdict));
@@ -383,7 +384,7 @@ test('a preset (from the link) and a separate logits file: the CLI\'s fit, its C
   r = await answered(() => page.selectOption('#check-preset', ''));
   assert.equal(r.state, 'done');
   assert.ok(!(await page.isDisabled('#check-divisor')));
-  assert.equal(await page.inputValue('#check-divisor'), 'sqrt');
+  assert.equal(await page.inputValue('#check-divisor'), '', 'empty: the file\'s own divisor, else √dₖ');
   await page.waitForFunction(() => !new URL(location.href).searchParams.has('preset'));
 
   // Bad scores files: the sentence next to the scores input, in both languages.

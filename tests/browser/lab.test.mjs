@@ -99,8 +99,9 @@ function zipNames(bytes) {
 }
 
 function checkNpz(bytes) {
-  // sequences 0: the count the .npz stores (each query against its own sequence's keys).
-  return checker.checkTensors([{ name: 'qk.npz', bytes }], { divisor: 'sqrt', sequences: 0 });
+  // sequences 0: the count the .npz stores (each query against its own sequence's keys); no
+  // divisor: the one it stores.
+  return checker.checkTensors([{ name: 'qk.npz', bytes }], { sequences: 0 });
 }
 
 test('lab.html: strict CSP, every control labelled, both languages with the same keys', async () => {
@@ -210,11 +211,13 @@ test('the default comparison: first points at once, growing curves, the end, exp
     assert.equal(json.eval.samples, 512);
     assert.ok(Math.abs(json.init.varLogit - json.init.varQk) < 1e-6 * json.init.varQk, 'divisor 1: the logits are q·k');
 
-    // q and k as .npz: stored members q.npy, k.npy, logits.npy that the core's checker reads.
+    // q and k as .npz: stored members q.npy, k.npy, logits.npy and divisor.npy that the core's checker reads.
     const npz = await downloadOf(page, '#lab-run-0 [data-export="npz"]');
     assert.equal(npz.name, 'attnlab-recall-dk256-h2-adam-seed0-div-sqrt-step1500-qk.npz');
-    assert.deepEqual(zipNames(npz.bytes), ['q.npy', 'k.npy', 'sequences.npy', 'logits.npy']);
+    assert.deepEqual(zipNames(npz.bytes), ['q.npy', 'k.npy', 'sequences.npy', 'logits.npy', 'divisor.npy']);
     const report = checkNpz(npz.bytes);
+    // Judged at the divisor the run trained with, which the export stores.
+    assert.deepEqual(report.divisor, { label: 'sqrt', value: 16, index: 0, source: 'file' });
     t.diagnostic(`checker's shape of the export: ${JSON.stringify(report.shape)}`);
     assert.equal(report.shape.heads, 2);
     assert.equal(report.shape.n_q, 64);

@@ -165,11 +165,15 @@ test('sample-qk --source lab: q and k of real training-lab runs, checked at the 
       if (kind === 'saturated') assert.ok(d.frozen_share > 0.5 && d.grad_median < 2 ** -24, `${kind}: ${JSON.stringify(d)}`);
       if (kind === 'learned') assert.ok(d.frozen_share <= 0.5 && d.sharp_share > 0.5 && d.grad_median >= 2 ** -24, `${kind}: ${JSON.stringify(d)}`);
     }
-    // Told another divisor, it judges there: the unscaled run at √d_k is no longer frozen.
+    // Told another divisor, it judges there, from the same per-divisor numbers.
     if (kind === 'saturated') {
       const at = report([out, '--divisor', 'sqrt']);
-      assert.equal(at.divisor.source, 'given');
-      assert.ok(at.heads.every((h) => h.verdict !== 'frozen'), JSON.stringify(at.heads.map((h) => h.verdict)));
+      assert.deepEqual(at.divisor, { label: 'sqrt', value: 16, index: 0, source: 'given' });
+      at.heads.forEach((h, i) => {
+        assert.deepEqual(h.divisors, rep.heads[i].divisors);
+        const d = h.divisors[0];
+        assert.equal(h.verdict, d.frozen_share > 0.5 ? 'frozen' : d.sharp_share > 0.5 ? 'sharp' : h.verdict);
+      });
     }
   }
   rejects(['sample-qk', '--source', 'web', '--out', path.join(TMP, 'x.npz')], "--source must be 'synthetic' or 'lab', got 'web'");
@@ -180,8 +184,8 @@ test('options: the divisor, array names and format', () => {
   const npz = corpusPath('npz/good_2d_extra_member.npz');
   assert.equal(report([npz]).divisor.label, 'sqrt');
   assert.equal(report([npz]).divisor.source, 'default');
-  assert.deepEqual(report([npz, '--divisor', 'dk']).divisor, { label: 'dk', value: 4, index: 3 });
-  assert.deepEqual(report([npz, '--divisor', '1']).divisor, { label: '1', value: 1, index: 1 });
+  assert.deepEqual(report([npz, '--divisor', 'dk']).divisor, { label: 'dk', value: 4, index: 3, source: 'given' });
+  assert.deepEqual(report([npz, '--divisor', '1']).divisor, { label: '1', value: 1, index: 1, source: 'given' });
   // --k v: the archive's third array (the same values as q) as the keys.
   const qv = report([npz, '--k', 'v']);
   close(qv.heads[0].correlation, 1, 1e-12, 'q against itself');

@@ -82,6 +82,7 @@ const SAMPLES = {
   npz_alone: [{}, { line: 1 }],
   npy_single: [{}],
   stored_sequences: [{ lo: 1, hi: 4096 }],
+  stored_divisor: [{ lo: 1e-30, hi: 1e12 }],
   shape_mismatch: [{ q: '[2, 5, 4]', k: '[2, 5, 3]' }],
   few_keys: [{}],
   scores_shape: [{ shape: '(2, 5, 4)', expected: '(2, 5, 5)' }],

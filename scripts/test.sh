@@ -36,7 +36,7 @@ summary=()
 timed() {
   local name="$1" t0=$SECONDS rc; shift
   "$@"; rc=$?
-  summary+=("$(printf '%-22s %6d s  %s' "$name" $((SECONDS - t0)) "$( ((rc == 0)) && echo ok || echo "FAILED ($rc)")")")
+  summary+=("$(printf '%-46.46s %5d s  %s' "$name" $((SECONDS - t0)) "$( ((rc == 0)) && echo ok || echo "FAILED ($rc)")")")
   return $rc
 }
 
@@ -122,7 +122,7 @@ browser_files=()
 for f in "$ROOT"/tests/browser/*.test.mjs; do [ "$f" = "$BROWSER_ALONE" ] || browser_files+=("$f"); done
 run native   "Catch2 cases all registered"       native_cases_all_registered
 run native   "Catch2, native"                    ctest --test-dir "$BUILD_NATIVE" --output-on-failure -j "$JOBS"
-run wasm     "Catch2, wasm: SIMD128 and relaxed SIMD under Node" wasm_suites
+run wasm     "Catch2 under Node: SIMD128, relaxed" wasm_suites
 run node     "CLI and wasm modules (node --test)" node_tests node "$ROOT/tests/node/"
 run browser  "browser (headless Chromium)"       node_tests browser "${browser_files[@]}"
 
@@ -132,7 +132,7 @@ run browser  "browser (headless Chromium)"       node_tests browser "${browser_f
 bg_row() {
   local rc=1 secs=0
   read -r rc secs <"$TIMES/$1.rc" 2>/dev/null || true
-  summary+=("$(printf '%-22s %6d s  %s' "$2" "$secs" "$( ((rc == 0)) && echo ok || echo "FAILED ($rc)")")")
+  summary+=("$(printf '%-46.46s %5d s  %s' "$2" "$secs" "$( ((rc == 0)) && echo ok || echo "FAILED ($rc)")")")
   return "$rc"
 }
 if [ -n "$checks_pid" ]; then
@@ -141,7 +141,7 @@ if [ -n "$checks_pid" ]; then
   wait "$checks_pid"
   checks_pid=""
   cat "$TIMES/checks.log"
-  summary+=("$(printf '%-22s %6d s' "(waited for them)" $((SECONDS - t0)))")
+  summary+=("$(printf '%-46.46s %5d s' "(waited for them)" $((SECONDS - t0)))")
   if wants sanitize; then
     bg_row sanitize-build "sanitize: build (background)" && bg_row sanitize "sanitize: run (background)" || failed+=(sanitize)
   fi

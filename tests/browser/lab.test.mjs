@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ARTIFACTS, launch, startPreview } from './harness.mjs';
 import { CLI, ROOT, loadWasm } from '../node/paths.mjs';
+import { close } from '../node/check_cases.mjs';
 
 // The pages load the relaxed-SIMD build by detection (Chromium validates it),
 // so runs are replayed in the same build here: Node 20 validates relaxed SIMD
@@ -210,6 +211,35 @@ test('the default comparison: first points at once, growing curves, the end, exp
     assert.deepEqual(json.rows, csv1.rows);
     assert.equal(json.eval.samples, 512);
     assert.ok(Math.abs(json.init.varLogit - json.init.varQk) < 1e-6 * json.init.varQk, 'divisor 1: the logits are q·k');
+
+    // The call-outs under the summary: each run's mechanism in its own numbers, the unscaled
+    // one read against its JSON rows; then why it starts with the larger gradient and still fails.
+    const mech = await page.$$eval('#lab-summary .lab-sum-mech li', (li) => li.map((x) => ({ div: x.dataset.div, text: x.textContent })));
+    assert.deepEqual(mech.map((m) => m.div), ['sqrt', '2', '1']);
+    for (const m of mech) t.diagnostic(m.text);
+    const col = (name) => json.rows.map((r) => r[json.columns.indexOf(name)]);
+    const heads = (prefix) => [0, 1].map((h) => col(`${prefix}${h}`).at(-1));
+    const one = mech.find((m) => m.div === '1').text;
+    const mm = one.match(/at step 1 the largest attention weight averaged ([\d.]+)%, and the weight on the answer’s key ([\d.]+)%; by step (\d+) the largest logit went from ([\d.,]+) to ([\d.,]+), ([\d.]+)% of the rows were frozen \(.*\), the weight on the answer was ([\d.]+)%, and each head’s Q\/K gradient was (.+) of its step-1 value\.$/);
+    assert.ok(mm, one);
+    const n = (x) => Number(x.replace(/,/g, ''));
+    close(n(mm[1]), 100 * col('attn_max')[0], 0.006, 'largest weight at step 1');
+    close(n(mm[2]), 100 * col('attn_correct')[0], 0.006, 'weight on the answer at step 1');
+    assert.equal(n(mm[3]), 1500);
+    close(n(mm[4]), col('logit_max_abs')[0], 0.006 * col('logit_max_abs')[0], 'first largest logit');
+    close(n(mm[5]), col('logit_max_abs').at(-1), 0.006 * col('logit_max_abs').at(-1), 'last largest logit');
+    close(n(mm[6]), 50 * (heads('frozen_h')[0] + heads('frozen_h')[1]), 0.006, 'frozen rows');
+    close(n(mm[7]), 100 * col('attn_correct').at(-1), 0.006, 'weight on the answer at the end');
+    assert.equal(mm[8].split(', ').length, 2, 'a Q/K gradient per head');
+    // The story, at the default settings: one-hot on a chance key from step 1, frozen by the end.
+    assert.ok(col('attn_max')[0] > 0.8 && col('attn_correct')[0] < 0.2, 'one-hot on a chance key at step 1');
+    assert.ok(heads('frozen_h').every((f) => f > 0.5), `most rows frozen: ${heads('frozen_h')}`);
+    const why = await page.$eval('#lab-summary .lab-sum-why', (p) => ({ text: p.textContent, larger: p.dataset.larger }));
+    t.diagnostic(why.text);
+    const g = why.text.match(/at step 1 its ‖∂L\/∂W_Q‖ was ([\d.]+) against ([\d.]+) with √dₖ, ([\d.]+)×, because the chain rule multiplies the gradient into q and k by 1\/divisor, 16 times more for 1 than for √dₖ = 16/);
+    assert.ok(g && why.larger === 'true', why.text);
+    close(n(g[1]), col('grad_wq')[0], 0.006 * col('grad_wq')[0], '‖∂L/∂W_Q‖ at step 1, unscaled');
+    assert.ok(n(g[1]) > n(g[2]), 'the unscaled run starts with the larger gradient');
 
     // q and k as .npz: stored members q.npy, k.npy, logits.npy and divisor.npy that the core's checker reads.
     const npz = await downloadOf(page, '#lab-run-0 [data-export="npz"]');

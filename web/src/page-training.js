@@ -6,6 +6,7 @@
 // ends, a sentence under it says what the run gave, with the run's numbers.
 import { t } from './i18n.js';
 import { int, num, percent } from './format.js';
+import { runMechanism } from './train/mechanism.js';
 
 /** The lab's URL for the element's settings (the lab's form names: train/config.js FORM_STATE). */
 export function labHref(el) {
@@ -50,60 +51,12 @@ function sentence(o) {
   return text;
 }
 
-/**
- * The unscaled run's mechanism from its logged rows (the core's columns:
- * trainer.h), first row against last: the largest weight and the weight on the
- * correct key at step 1, the largest logit's growth, the share of frozen rows
- * and each head's Q/K gradient against step 1. Null if a value is not finite.
- */
+/** The unscaled run's mechanism (train/mechanism.js), as the sentence's parameters; null without one. */
 export function mechanism(run) {
-  const d = run.data;
-  const last = (d.step?.length ?? 0) - 1;
-  if (last < 1) return null;
-  const heads = Object.keys(d).filter((c) => /^frozen_h\d+$/.test(c)).length;
-  const perHead = (prefix, i) => Array.from({ length: heads }, (_, h) => d[`${prefix}${h}`][i]);
-  const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
-  const v = {
-    max1: d.attn_max[0], corr1: d.attn_correct[0], l1: d.logit_max_abs[0], l2: d.logit_max_abs[last],
-    frozen: mean(perHead('frozen_h', last)), rels: perHead('qk_grad_rel_h', last),
-  };
-  if (![v.max1, v.corr1, v.l1, v.l2, v.frozen, ...v.rels].every(Number.isFinite)) return null;
+  const m = runMechanism(run.data);
+  if (!m) return null;
   return {
-    max1: percent(v.max1), corr1: percent(v.corr1), step: int(d.step[last]), l1: num(v.l1, 3), l2: num(v.l2, 3),
-    frozen: percent(v.frozen), rels: v.rels.map((r) => num(r, 2)).join(t('page.training.result.listSep')),
+    max1: percent(m.max1), corr1: percent(m.corr1), step: int(m.step), l1: num(m.l1, 3), l2: num(m.l2, 3),
+    frozen: percent(m.frozen), rels: m.rels.map((r) => num(r, 2)).join(t('page.training.result.listSep')),
   };
-}
-
-/** Wire section 6; returns {relabel} for the page's language switch. */
-export function mount() {
-  const el = document.getElementById('train-live');
-  const startRow = document.getElementById('train-live-start-row');
-  const start = document.getElementById('train-live-start');
-  const result = document.getElementById('train-live-result');
-  const link = document.getElementById('lab-link');
-  if (!el || !start) return { relabel() {} };
-  link.setAttribute('href', labHref(el));
-
-  const render = () => {
-    const o = outcome(el);
-    result.hidden = !o;
-    result.textContent = o ? sentence(o) : '';
-    result.dataset.state = o ? 'done' : 'none';
-  };
-  // The widget shows its phase as data-run on itself (light DOM: the element is its box).
-  new MutationObserver(render).observe(el, { attributes: true, attributeFilter: ['data-run'] });
-
-  start.addEventListener('click', async () => {
-    start.disabled = true;
-    try {
-      await import('./widgets/attn-train-compare.js');
-    } catch (e) {
-      start.disabled = false;
-      throw e;
-    }
-    startRow.hidden = true;
-    el.start();
-    el.querySelector(`#${el.getAttribute('id-prefix') ?? 'train'}-start`)?.focus();
-  });
-  return { relabel: render };
 }

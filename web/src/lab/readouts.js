@@ -4,10 +4,11 @@
 // every number comes from the runs.
 import { t } from '../i18n.js';
 import { h } from '../dom.js';
-import { decimals, fixed, int, num } from '../format.js';
+import { decimals, fixed, int, num, percent } from '../format.js';
 import './strings.js';
 import { swatch } from './swatch.js';
 import { divisorLabel, stabilisersText } from './run-cards.js';
+import { runMechanism } from '../train/mechanism.js';
 
 const DATA_ROWS = 10;  // logged rows per run in the charts' data table
 const TABLE_COLS = ['step', 'loss', 'accuracy', 'grad_wq', 'grad_wk', 'attn_entropy', 'logit_max_abs'];
@@ -92,8 +93,38 @@ export function renderSummary(el, cmp) {
     h('p', { text: t('lab.sum.setting', { dk: int(c.dk), heads: int(c.heads), opt: t(`lab.opt.${c.optimizer}`), lr: num(c.lr, 3), steps: int(c.steps), seed: c.seed }) }),
     ...(stabilisersText(c) ? [h('p', { class: 'lab-sum-stab', text: t('lab.sum.stab', { what: stabilisersText(c) }) })] : []),
     h('ul', {}, lines.map((line) => h('li', { text: line }))),
+    ...mechanismParts(done, c),
     ...(cmp.totalMs === null ? [h('p', { class: 'hint', text: t('lab.sum.partial') })] : [
       h('p', { class: 'lab-sum-time', text: t('lab.sum.time', {
         seconds: decimals(cmp.totalMs / 1000, 1), n: int(cmp.runs.length), workers: int(cmp.workers) }) }),
       h('p', { class: 'hint', text: t('lab.sum.note') })]));
+}
+
+// Each finished run's mechanism in its own numbers (train/mechanism.js), and,
+// beside a √d_k run, why a run with a smaller divisor starts with a larger
+// gradient and still does not learn (with Adam).
+function mechanismParts(done, config) {
+  const rows = done.filter((r) => !r.diverged).map((r) => [r, runMechanism(r.data)]).filter(([, m]) => m);
+  if (!rows.length) return [];
+  const items = rows.map(([r, m]) => h('li', { dataset: { div: r.option }, text: t('lab.sum.mechanism', {
+    label: divisorLabel(r), max1: percent(m.max1), corr1: percent(m.corr1), step: int(m.step), l1: num(m.l1, 3),
+    l2: num(m.l2, 3), frozen: percent(m.frozen), corr: percent(m.corr),
+    rels: m.rels.map((x) => num(x, 2)).join(t('lab.sum.listSep')),
+  }) }));
+  const parts = [h('p', { class: 'lab-sum-mech-intro', text: t('lab.sum.mechIntro') }), h('ul', { class: 'lab-sum-mech' }, items)];
+  const sqrt = rows.find(([r]) => r.option === 'sqrt');
+  // The run with the smallest divisor below √d_k's, beside √d_k.
+  const low = rows.filter(([r]) => r.divisorValue > 0 && sqrt && r.divisorValue < sqrt[0].divisorValue)
+    .sort((a, b) => a[0].divisorValue - b[0].divisorValue)[0];
+  // Said only where it is what happened: with Adam, √d_k reached 90% and the other run did not.
+  if (sqrt && low && config.optimizer === 'adam' && sqrt[0].stepsTo90 > 0 && !low[0].stepsTo90) {
+    const [r, m] = low;
+    const cratio = sqrt[0].divisorValue / r.divisorValue;
+    const larger = m.gradWq1 > sqrt[1].gradWq1;
+    parts.push(h('p', { class: 'lab-sum-why', dataset: { larger: String(larger) }, text: t(larger ? 'lab.sum.why' : 'lab.sum.whySmaller', {
+      label: divisorLabel(r), g1: num(m.gradWq1, 3), gs: num(sqrt[1].gradWq1, 3), ratio: decimals(m.gradWq1 / sqrt[1].gradWq1, 1),
+      cratio: num(cratio, 3), root: num(sqrt[0].divisorValue, 4), div: num(r.divisorValue, 4),
+    }) }));
+  }
+  return parts;
 }

@@ -148,6 +148,11 @@ defineStrings('lab', {
     'sum.never': '{label}: never reached 90% batch accuracy in {steps} steps; {acc}% on held-out sequences at the end (chance is 3.1%).',
     'sum.diverged': '{label}: diverged at step {step}: the loss, a logit or a gradient norm is no longer finite, so the run stopped there; a smaller learning rate may train.',
     'sum.partial': 'Some runs are still training.',
+    'sum.mechIntro': 'How each run got there, in its own numbers (the per-head charts show them step by step):',
+    'sum.mechanism': '{label}: at step 1 the largest attention weight averaged {max1}, and the weight on the answer’s key {corr1}; by step {step} the largest logit went from {l1} to {l2}, {frozen} of the rows were frozen (every weight but the largest with p(1 − p) below 2⁻²⁴, too small for a float32 step), the weight on the answer was {corr}, and each head’s Q/K gradient was {rels} of its step-1 value.',
+    'sum.listSep': ', ',
+    'sum.whySmaller': 'Why {label} does not learn: at step 1 its ‖∂L/∂W_Q‖ was {g1} against {gs} with √dₖ, its sharper rows taking away more than the chain rule’s 1/divisor adds ({cratio} times more for {div} than for √dₖ = {root}). Adam’s step does not shrink with the gradient, and the same step of W_Q or W_K moves these logits {cratio} times as far, so each step sharpens the key chosen by chance instead of moving attention to the answer.',
+    'sum.why': 'Why {label} starts with the larger gradient, and still does not learn: at step 1 its ‖∂L/∂W_Q‖ was {g1} against {gs} with √dₖ, {ratio}×, because the chain rule multiplies the gradient into q and k by 1/divisor, {cratio} times more for {div} than for √dₖ = {root}, more than its sharper rows take away. But Adam’s step does not shrink with the gradient, and the same step of W_Q or W_K moves these logits {cratio} times as far, so each step sharpens the key chosen by chance instead of moving attention to the answer.',
     'sum.time': 'The comparison took {seconds} s: {n} runs in {workers} workers, pauses not counted.',
     'sum.note': 'One seed and one learning rate: change them, and dₖ, before drawing a conclusion. The sweep below does that in bulk.',
 
@@ -415,6 +420,11 @@ defineStrings('lab', {
     'sum.never': '{label}：{steps} 步内批次准确率从未达到 90%；结束时留出序列上的准确率为 {acc}%（随机水平为 3.1%）。',
     'sum.diverged': '{label}：在第 {step} 步发散：损失、某个 logit 或某个梯度范数不再是有限数，运行在此停止；较小的学习率也许能训练。',
     'sum.partial': '部分运行仍在训练。',
+    'sum.mechIntro': '每个运行如何走到这一步，用它自己的数字说明（各头的图逐步给出这些数字）：',
+    'sum.mechanism': '{label}：第 1 步时最大注意力权重平均为 {max1}，答案所在键上的权重为 {corr1}；到第 {step} 步，最大 logit 从 {l1} 变为 {l2}，{frozen} 的行已冻结（除最大者外每个权重的 p(1 − p) 都低于 2⁻²⁴，float32 的一步推不动），答案上的权重为 {corr}，各头的 Q/K 梯度为第 1 步的 {rels}。',
+    'sum.listSep': '、',
+    'sum.whySmaller': '为什么 {label} 学不动：第 1 步时它的 ‖∂L/∂W_Q‖ 为 {g1}，除以 √dₖ 时为 {gs}，更尖锐的行带走的梯度超过了链式法则中 1/除数 带来的增益（除数为 {div} 时是 √dₖ = {root} 时的 {cratio} 倍）。Adam 的步长不随梯度变小，同样一步 W_Q 或 W_K 的改变会让这些 logit 移动 {cratio} 倍远，于是每一步都让偶然选中的键更尖锐，而不是把注意力移到答案上。',
+    'sum.why': '为什么 {label} 一开始梯度更大，却仍然学不动：第 1 步时它的 ‖∂L/∂W_Q‖ 为 {g1}，除以 √dₖ 时为 {gs}，是其 {ratio} 倍，因为链式法则会把流入 q 与 k 的梯度乘以 1/除数，除数为 {div} 时是 √dₖ = {root} 时的 {cratio} 倍，超过了更尖锐的行带来的损失。但 Adam 的步长不随梯度变小，同样一步 W_Q 或 W_K 的改变会让这些 logit 移动 {cratio} 倍远，于是每一步都让偶然选中的键更尖锐，而不是把注意力移到答案上。',
     'sum.time': '这次比较用时 {seconds} 秒：{n} 个运行，{workers} 个 worker，不计暂停。',
     'sum.note': '这只是一个种子和一个学习率：下结论前请改变它们以及 dₖ。下方的扫描会批量完成这些。',
 

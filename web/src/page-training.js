@@ -60,3 +60,37 @@ export function mechanism(run) {
     frozen: percent(m.frozen), rels: m.rels.map((r) => num(r, 2)).join(t('page.training.result.listSep')),
   };
 }
+
+/** Wire section 6; returns {relabel} for the page's language switch. */
+export function mount() {
+  const el = document.getElementById('train-live');
+  const startRow = document.getElementById('train-live-start-row');
+  const start = document.getElementById('train-live-start');
+  const result = document.getElementById('train-live-result');
+  const link = document.getElementById('lab-link');
+  if (!el || !start) return { relabel() {} };
+  link.setAttribute('href', labHref(el));
+
+  const render = () => {
+    const o = outcome(el);
+    result.hidden = !o;
+    result.textContent = o ? sentence(o) : '';
+    result.dataset.state = o ? 'done' : 'none';
+  };
+  // The widget shows its phase as data-run on itself (light DOM: the element is its box).
+  new MutationObserver(render).observe(el, { attributes: true, attributeFilter: ['data-run'] });
+
+  start.addEventListener('click', async () => {
+    start.disabled = true;
+    try {
+      await import('./widgets/attn-train-compare.js');
+    } catch (e) {
+      start.disabled = false;
+      throw e;
+    }
+    startRow.hidden = true;
+    el.start();
+    el.querySelector(`#${el.getAttribute('id-prefix') ?? 'train'}-start`)?.focus();
+  });
+  return { relabel: render };
+}

@@ -110,7 +110,7 @@ attn::QkTensors read(const std::vector<std::uint8_t>& bytes) {
 
 }  // namespace
 
-TEST_CASE("check_with: the divisor given, else the file's own, else √d_k; the report says which", "[check_run]") {
+TEST_CASE("check_with: the divisor given, else the file's own, else √d_k, and the report says which", "[check_run]") {
   const attn::QkTensors t = sample(64);
   // No divisor array, none given: √d_k, from the default.
   attn::CheckReport r = attn::check_with(read(npz_with_divisor(t, {})), {"", ""}, nullptr);

@@ -7,7 +7,7 @@ defineStrings('lab', {
   en: {
     description: 'Train a small attention model in your browser with the scores divided by √dₖ, by 2, by 1 or by dₖ, and see whether dropping the scale stalls learning.',
     title: 'Training lab: does dropping the 1/√dₖ really stall learning?',
-    lede: 'The claim: with large dₖ, attention without the 1/√dₖ scale starts with logits so large that softmax is almost one-hot, its gradient almost vanishes, and the loss curve stalls. Here you can test it, and see more than the claim says: the unscaled run’s first gradient is not small, and it is the steps that follow that freeze its rows (the per-head charts show the weight on the correct key, the frozen rows and the Q/K gradient against step 1). Each divisor trains the same small attention model on the same data from the same initial weights, with real forward and backward passes in the C++ core (WebAssembly, in your browser), and every number below comes from those runs. The answer depends on dₖ and on the optimiser, so try several.',
+    lede: 'The claim: with large dₖ, attention without the 1/√dₖ scale starts with logits so large that softmax is almost one-hot, its gradient almost vanishes, and the loss curve stalls. Here you can test it. Each divisor trains the same small attention model on the same data from the same initial weights, with real forward and backward passes in the C++ core (WebAssembly, in your browser), and every number below comes from those runs. The answer depends on dₖ and on the optimiser, so try several.',
     back: 'Back to the explanation',
     toCheck: 'Check your own q and k',
 
@@ -279,7 +279,7 @@ defineStrings('lab', {
   zh: {
     description: '在浏览器中训练一个小型注意力模型，分数分别除以 √dₖ、2、1 或 dₖ，看看去掉缩放是否会让学习停滞。',
     title: '训练实验室：去掉 1/√dₖ 真的会让学习停滞吗？',
-    lede: '论断是：dₖ 较大时，若注意力不乘 1/√dₖ，初始 logit 就大到让 softmax 几乎成为独热分布，梯度几乎消失，损失曲线停滞。你可以在这里检验它，并看到比这一论断更多的东西：未缩放运行的第一步梯度并不小，是随后的训练步让它的各行冻结（各头的图给出正确键上的权重、冻结行的比例，以及相对第 1 步的 Q/K 梯度）。每个除数都在相同数据、相同初始权重上训练同一个小型注意力模型，前向与反向传播都在 C++ 核心（在你浏览器中运行的 WebAssembly）里真实计算，下面的每个数字都来自这些运行。结论取决于 dₖ 和优化器，请多试几种。',
+    lede: '论断是：dₖ 较大时，若注意力不乘 1/√dₖ，初始 logit 就大到让 softmax 几乎成为独热分布，梯度几乎消失，损失曲线停滞。你可以在这里检验它。每个除数都在相同数据、相同初始权重上训练同一个小型注意力模型，前向与反向传播都在 C++ 核心（在你浏览器中运行的 WebAssembly）里真实计算，下面的每个数字都来自这些运行。结论取决于 dₖ 和优化器，请多试几种。',
     back: '返回讲解页',
     toCheck: '检查你自己的 q 与 k',
 

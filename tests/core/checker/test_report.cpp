@@ -176,18 +176,21 @@ TEST_CASE("check: q = k gives correlation 1, k = -q gives -1, independent near 0
   }
 }
 
+// q = a·I, k = I, one head, d_k = n = 4: logit (i, j) = a if i == j else 0.
+static attn::QkTensors one_hot_qk(float a) {
+  std::vector<float> q(16, 0), k(16, 0);
+  for (int i = 0; i < 4; ++i) {
+    q[i * 4 + i] = a;
+    k[i * 4 + i] = 1;
+  }
+  return tensors(1, 4, 4, 4, q, k);
+}
+
 TEST_CASE("check: one-hot logits with known moments and verdicts", "[check]") {
   // q = a·I, k = I (d_k = n = 4): logit (i, j) = a if i == j else 0, so the
   // mean is a/4, the variance 3a²/16 and each row's largest probability
   // e^{a/c} / (e^{a/c} + 3).
-  auto make = [](float a) {
-    std::vector<float> q(16, 0), k(16, 0);
-    for (int i = 0; i < 4; ++i) {
-      q[i * 4 + i] = a;
-      k[i * 4 + i] = 1;
-    }
-    return tensors(1, 4, 4, 4, q, k);
-  };
+  const auto make = one_hot_qk;
   const auto big = attn::check_qk(make(40), Divisor::sqrt_dk()).head[0];
   CHECK(big.logit_mean == 10.0);
   CHECK(big.logit_var == Approx(3.0 * 1600 / 16));
@@ -240,14 +243,7 @@ TEST_CASE("check: one-hot logits with known moments and verdicts", "[check]") {
 TEST_CASE("check: frozen at 2^-24, on each side of the line", "[check]") {
   // One-hot rows of 4 keys at divisor 1: the three others have p = 1/(e^a + 3),
   // so p(1 − p) crosses 2^-24 at a = 16.6355. 16.5 is sharp, 16.8 frozen.
-  auto make = [](float a) {
-    std::vector<float> q(16, 0), k(16, 0);
-    for (int i = 0; i < 4; ++i) {
-      q[i * 4 + i] = a;
-      k[i * 4 + i] = 1;
-    }
-    return tensors(1, 4, 4, 4, q, k);
-  };
+  const auto make = one_hot_qk;
   for (const double a : {16.5, 16.8}) {
     const auto h = attn::check_qk(make(static_cast<float>(a)), Divisor::value(1)).head[0];
     const double af = static_cast<float>(a);  // the value q holds

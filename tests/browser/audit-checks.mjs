@@ -117,3 +117,52 @@ export async function runContrastUnderCues() {
     style.remove();
   }
 }
+
+// layout.test.mjs's check, also run by the audits (the benchmarks page is checked
+// there only, after its one run). In the page: every shown table, formula, chart and code block, and every box
+// around one that clips sideways. A box whose content is wider than it must
+// scroll (overflow auto/scroll) and show the scroll shadows (a gradient
+// background); nothing may reach past the viewport's right edge unless a
+// scrolling box holds it.
+export function cueCheck() {
+  const problems = [];
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? `#${el.id}` : '') +
+    (el.classList.length ? `.${[...el.classList].join('.')}` : '');
+  const where = (el) => {
+    const parts = [];
+    for (let p = el; p && parts.length < 4; p = p.parentElement) parts.push(name(p));
+    return parts.join(' < ');
+  };
+  const hidden = (el) => el.closest('.visually-hidden, .katex-mathml, [hidden], details:not([open]) > :not(summary)');
+  const selector = 'table, .math-display, .katex-display, math, figure, svg, .check-chart, .lab-chart-plot, canvas, pre';
+  const targets = [...document.querySelectorAll(selector)].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 1 && r.height > 1 && !hidden(el);
+  });
+  const boxes = new Set();
+  for (const el of targets) {
+    let scrolled = false;
+    for (let p = el; p && p !== document.body; p = p.parentElement) {
+      const ox = getComputedStyle(p).overflowX;
+      if (ox !== 'visible') {
+        boxes.add(p);
+        if (ox === 'auto' || ox === 'scroll') scrolled = true;
+      }
+    }
+    const right = el.getBoundingClientRect().right;
+    if (!scrolled && right > innerWidth + 1) problems.push(`${where(el)} reaches ${Math.round(right)} px in a ${innerWidth} px page`);
+  }
+  for (const box of boxes) {
+    if (box.clientWidth <= 1 || hidden(box)) continue;
+    const over = box.scrollWidth - box.clientWidth;
+    if (over <= 1) continue;
+    const cs = getComputedStyle(box);
+    const scrolls = cs.overflowX === 'auto' || cs.overflowX === 'scroll';
+    const cue = /gradient/.test(cs.backgroundImage);
+    if (!scrolls || !cue)
+      problems.push(`${where(box)}: ${box.scrollWidth} px of content in ${box.clientWidth} px, ${scrolls ? 'no scroll cue' : `overflow-x ${cs.overflowX}`}`);
+  }
+  const page = document.documentElement.scrollWidth - innerWidth;
+  if (page > 0) problems.push(`the page scrolls sideways by ${page} px`);
+  return { problems, checked: targets.length };
+}

@@ -5,12 +5,15 @@
 // that make content wide: the checker's report, the lab after a run and a sweep with its
 // tables open, the seed table with six scores, every step of the proof and
 // the explainer's data tables opened. Also: the checker's result table fits a
-// 1280 px screen outright, and the proof's formulas never scroll.
+// 1280 px screen outright, and the proof's formulas never scroll. The check
+// itself is cueCheck (audit-checks.mjs); the benchmarks page is checked by its
+// audit (audit-pages.mjs), after the one run that audit makes.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ARTIFACTS, launch, startPreview } from './harness.mjs';
+import { cueCheck } from './audit-checks.mjs';
 
 const TIMEOUT = 120_000;
 let server;
@@ -27,54 +30,6 @@ after(async () => {
   server?.stop();
 });
 
-// In the page: every shown table, formula, chart and code block, and every box
-// around one that clips sideways. A box whose content is wider than it must
-// scroll (overflow auto/scroll) and show the scroll shadows (a gradient
-// background); nothing may reach past the viewport's right edge unless a
-// scrolling box holds it.
-function audit() {
-  const problems = [];
-  const name = (el) => el.tagName.toLowerCase() + (el.id ? `#${el.id}` : '') +
-    (el.classList.length ? `.${[...el.classList].join('.')}` : '');
-  const where = (el) => {
-    const parts = [];
-    for (let p = el; p && parts.length < 4; p = p.parentElement) parts.push(name(p));
-    return parts.join(' < ');
-  };
-  const hidden = (el) => el.closest('.visually-hidden, .katex-mathml, [hidden], details:not([open]) > :not(summary)');
-  const selector = 'table, .math-display, .katex-display, math, figure, svg, .check-chart, .lab-chart-plot, canvas, pre';
-  const targets = [...document.querySelectorAll(selector)].filter((el) => {
-    const r = el.getBoundingClientRect();
-    return r.width > 1 && r.height > 1 && !hidden(el);
-  });
-  const boxes = new Set();
-  for (const el of targets) {
-    let scrolled = false;
-    for (let p = el; p && p !== document.body; p = p.parentElement) {
-      const ox = getComputedStyle(p).overflowX;
-      if (ox !== 'visible') {
-        boxes.add(p);
-        if (ox === 'auto' || ox === 'scroll') scrolled = true;
-      }
-    }
-    const right = el.getBoundingClientRect().right;
-    if (!scrolled && right > innerWidth + 1) problems.push(`${where(el)} reaches ${Math.round(right)} px in a ${innerWidth} px page`);
-  }
-  for (const box of boxes) {
-    if (box.clientWidth <= 1 || hidden(box)) continue;
-    const over = box.scrollWidth - box.clientWidth;
-    if (over <= 1) continue;
-    const cs = getComputedStyle(box);
-    const scrolls = cs.overflowX === 'auto' || cs.overflowX === 'scroll';
-    const cue = /gradient/.test(cs.backgroundImage);
-    if (!scrolls || !cue)
-      problems.push(`${where(box)}: ${box.scrollWidth} px of content in ${box.clientWidth} px, ${scrolls ? 'no scroll cue' : `overflow-x ${cs.overflowX}`}`);
-  }
-  const page = document.documentElement.scrollWidth - innerWidth;
-  if (page > 0) problems.push(`the page scrolls sideways by ${page} px`);
-  return { problems, checked: targets.length };
-}
-
 async function newPage(width) {
   const page = await browser.context.newPage();
   await page.setViewportSize({ width, height: 900 });
@@ -84,7 +39,7 @@ async function newPage(width) {
 const openAllDetails = (page) => page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
 
 async function check(page, what) {
-  const r = await page.evaluate(audit);
+  const r = await page.evaluate(cueCheck);
   assert.ok(r.checked > 0, `${what}: nothing to check`);
   assert.deepEqual(r.problems, [], what);
 }
@@ -175,22 +130,6 @@ describe('nothing is clipped without a cue', { timeout: TIMEOUT * 20 }, () => {
     });
 
   }
-
-  test('the benchmarks page after a run, at 1280 and 375 px, in both languages', { timeout: 240_000 }, async () => {
-    const page = await newPage(1280);
-    await page.goto(`${server.origin}/bench.html?lang=en`);
-    await page.fill('#bench-samples', '3');
-    await page.click('#bench-run');
-    await page.waitForFunction(() => /Done/.test(document.getElementById('bench-status').textContent), null, { timeout: 230_000 });
-    for (const width of [1280, 375]) {
-      await page.setViewportSize({ width, height: 900 });
-      for (const lang of ['en', 'zh']) {
-        await page.selectOption('#lang-select', lang);
-        await check(page, `bench ${width} ${lang}`);
-      }
-    }
-    await page.close();
-  });
 
   test('no page error, no request to another origin', () => {
     assert.deepEqual(browser.problems, []);

@@ -1,5 +1,6 @@
 #include "saturation_command.h"
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -20,16 +21,32 @@ const char* kSaturationUsage =
     "            [--samples N] [--seed S] [--preset NAME]   E[max p], entropy and\n"
     "            Jacobian norm of softmax(q.k / divisor) over n random keys, with\n"
     "            standard errors; ssmax: scores * S ln n / sqrt(d_k) (S = 0.43);\n"
-    "            --preset sets --dk, --divisor and --softcap (not given with it)\n";
+    "            --preset sets --dk, --divisor and --softcap (not given with it);\n"
+    "            also the median norm, key 0's p(1-p) (the gradient to a key that\n"
+    "            were the answer) and the shares of rows below --threshold T\n"
+    "            (a power of ten, 1e-40 .. 0.1; default 1e-3)\n";
 
 namespace {
 
 Json mean_se(const attn::MeanSe& x) { return Json{{"mean", x.mean}, {"se", x.se}}; }
 
+// --threshold T: the shares are counted at the histogram's edges (saturation.h),
+// so T is 10^-k for a whole k in [1, kMaxThresholdExponent]; returns k.
+int threshold_exponent(const Args& a) {
+  if (!a.has("threshold")) return 3;
+  const std::string text = a.text("threshold", "");
+  const double t = a.real("threshold", 1e-3);
+  const double k = -std::log10(t);
+  const double r = std::round(k);
+  if (!(t > 0) || std::fabs(k - r) > 1e-9 || r < 1 || r > attn::kMaxThresholdExponent)
+    throw UsageError("--threshold must be a power of ten from 1e-40 to 0.1 (the shares are counted at those edges), got " + text);
+  return static_cast<int>(r);
+}
+
 }  // namespace
 
 int run_saturation(const std::vector<std::string>& argv, std::ostream& out) {
-  const Args a(argv, {"dk", "n", "divisor", "softcap", "samples", "seed", "preset"});
+  const Args a(argv, {"dk", "n", "divisor", "softcap", "samples", "seed", "preset", "threshold"});
   // A preset is a whole setting: an explicit --dk, --divisor or --softcap beside it is a conflict.
   const attn::Preset* preset = nullptr;
   if (a.has("preset")) {
@@ -60,8 +77,9 @@ int run_saturation(const std::vector<std::string>& argv, std::ostream& out) {
   if (work > attn::limits::kMaxSampleWork)
     throw UsageError("--samples * --n * --dk = " + std::to_string(work) + ", more than the limit of " +
                      std::to_string(attn::limits::kMaxSampleWork));
+  const int k = threshold_exponent(a);
   const double d = div.resolve(dk, n);
-  const auto st = attn::saturation_point(dk, n, samples, seed, &d, 1, softcap).at(0);
+  const auto st = attn::saturation_point(dk, n, samples, seed, &d, 1, softcap, k).at(0);
   Json j;
   j["dk"] = dk;
   j["n"] = n;
@@ -74,6 +92,13 @@ int run_saturation(const std::vector<std::string>& argv, std::ostream& out) {
   j["max_prob"] = mean_se(st.max_prob);
   j["entropy"] = mean_se(st.entropy);
   j["jacobian_norm"] = mean_se(st.jacobian_norm);
+  // The median is known to its histogram bin: [lo, hi) and an estimate inside.
+  j["jacobian_norm_median"] = Json{{"estimate", st.jacobian_median.estimate}, {"lo", st.jacobian_median.lo},
+                                   {"hi", st.jacobian_median.hi}};
+  j["target_grad"] = mean_se(st.target_grad);
+  j["threshold"] = st.threshold;
+  j["jacobian_norm_below"] = st.jacobian_below;
+  j["target_grad_below"] = st.target_below;
   out << j.dump() << "\n";
   return 0;
 }

@@ -66,7 +66,7 @@ function jacobianNorm(p) {
 /** Means and standard errors of the three statistics over `rows` rows, as the CLI documents them. */
 function replay(dk, n, rows, seed, divisor, cap = 0) {
   const rng = new Rng(seed);
-  const xs = { max_prob: [], entropy: [], jacobian_norm: [] };
+  const xs = { max_prob: [], entropy: [], jacobian_norm: [], target_grad: [] };
   for (let r = 0; r < rows; r++) {
     const q = Array.from({ length: dk }, () => Math.fround(rng.normal()));
     const x = [];
@@ -81,9 +81,11 @@ function replay(dk, n, rows, seed, divisor, cap = 0) {
     xs.max_prob.push(Math.max(...p));
     xs.entropy.push(entropy(p));
     xs.jacobian_norm.push(jacobianNorm(p));
+    xs.target_grad.push(p[0] * p.slice(1).reduce((a, b) => a + b, 0));  // key 0's p(1 - p)
   }
-  const out = {};
+  const out = { rows: xs };
   for (const [k, v] of Object.entries(xs)) {
+    if (k === 'rows') continue;
     const mean = v.reduce((a, b) => a + b, 0) / rows;
     const varr = v.reduce((a, b) => a + (b - mean) ** 2, 0) / (rows - 1);
     out[k] = { mean, se: Math.sqrt(varr / rows) };
@@ -121,6 +123,44 @@ test('saturation: the CLI against a JS replay of its sampling (fixed divisors, s
       close(got[k].se, ref[k].se, 1e-4, `${what}: ${k} se`);
     }
   }
+});
+
+test('saturation: the median, the target key\'s gradient and the shares below --threshold, against every row replayed', () => {
+  // The CLI's scores are float dot products summed in its order: a row within
+  // 0.1% of an edge may fall either side; outside that band counts agree.
+  const slack = 1e-3;
+  const below = (v, t) => v.filter((x) => x < t).length;
+  for (const [dk, n, samples, divisor, threshold] of [[1024, 16, 201, '1', '1e-3'], [64, 16, 201, '1', '1e-2'],
+    [64, 16, 201, 'sqrt', '1e-3'], [4, 8, 150, '2', '0.1'], [256, 32, 101, '1', '1e-6']]) {
+    const args = ['--dk', `${dk}`, '--n', `${n}`, '--samples', `${samples}`, '--seed', '4', '--divisor', divisor, '--threshold', threshold];
+    const got = json(args);
+    const what = args.join(' ');
+    const want = { 1: 1, 2: 2, sqrt: Math.sqrt(dk) }[divisor];
+    const ref = replay(dk, n, samples, 4, want);
+    const t = Number(threshold);
+    assert.equal(got.threshold, t, what);
+    close(got.target_grad.mean, ref.target_grad.mean, 1e-4, `${what}: target_grad mean`);
+    close(got.target_grad.se, ref.target_grad.se, 1e-4, `${what}: target_grad se`);
+    for (const [field, rows] of [['jacobian_norm_below', ref.rows.jacobian_norm], ['target_grad_below', ref.rows.target_grad]]) {
+      const count = Math.round(got[field] * samples);
+      assert.ok(Math.abs(got[field] * samples - count) < 1e-9, `${what}: ${field} is a share of rows`);
+      assert.ok(count >= below(rows, t * (1 - slack)) && count <= below(rows, t * (1 + slack)),
+        `${what}: ${field} ${count} rows, the replay ${below(rows, t)}`);
+    }
+    // The ⌈n/2⌉-th smallest norm lies in the median's bin, a hundredth of a decade wide.
+    const med = [...ref.rows.jacobian_norm].sort((a, b) => a - b)[Math.ceil(samples / 2) - 1];
+    const m = got.jacobian_norm_median;
+    assert.ok(m.lo <= m.estimate && m.estimate <= m.hi, `${what}: ${JSON.stringify(m)}`);
+    assert.ok(m.hi / m.lo <= 10 ** 0.01 * (1 + 1e-12), `${what}: the bin ${m.lo}..${m.hi}`);
+    assert.ok(med >= m.lo * (1 - slack) && med <= m.hi * (1 + slack), `${what}: median ${med} outside ${m.lo}..${m.hi}`);
+  }
+  // What the mean hides (issue 30): unscaled at d_k = 1024 the mean norm is
+  // moderate, the median row passes almost nothing, and a key taken as the
+  // answer gets under 10⁻³ in most rows.
+  const big = json(['--dk', '1024', '--n', '16', '--samples', '2000', '--seed', '1', '--divisor', '1']);
+  assert.ok(big.jacobian_norm.mean > 0.03, `mean ${big.jacobian_norm.mean}`);
+  assert.ok(big.jacobian_norm_median.hi < 1e-3, `median ${big.jacobian_norm_median.estimate}`);
+  assert.ok(big.target_grad_below > 0.9, `target below 1e-3 in ${big.target_grad_below}`);
 });
 
 test('saturation: closed forms (one key; a row that cannot saturate)', () => {
@@ -203,6 +243,8 @@ test('saturation: bad options exit 2 with one line on stderr, before any work', 
     ['--preset', 'nope', '--n', '16'], ['--preset', '', '--n', '16'], ['--preset', 'gpt2'],
     ['--preset', 'gpt2', '--n', '16', '--dk', '64'], ['--preset', 'gpt2', '--n', '16', '--divisor', 'sqrt'],
     ['--preset', 'gemma2-9b', '--n', '16', '--softcap', '50'],
+    [...base, '--threshold', '0'], [...base, '--threshold', '1'], [...base, '--threshold', '2e-3'], [...base, '--threshold', '-1e-3'],
+    [...base, '--threshold', '1e-41'], [...base, '--threshold', 'nan'], [...base, '--threshold', 'x'], [...base, '--threshold', ''],
     [...base, '--bogus', '1'], [...base, '--dk', '64'], [...base, 'extra'], [...base, '--samples'],
   ];
   for (const args of bad) {
@@ -216,11 +258,12 @@ test('saturation: bad options exit 2 with one line on stderr, before any work', 
   assert.match(run(['--dk', '64', '--n', '4096', '--samples', '400']).stderr, /--samples \* --n \* --dk = 104857600, more than the limit of 100000000/);
   assert.match(run(['--preset', 'gpt2', '--n', '16', '--dk', '64']).stderr, /--preset sets --dk/);
   assert.match(run(['--dk', '64', '--n', '1', '--divisor', 'ssmax']).stderr, /needs --n >= 2/);
+  assert.match(run([...base, '--threshold', '2e-3']).stderr, /--threshold must be a power of ten from 1e-40 to 0\.1/);
   // The largest allowed work runs.
   assert.equal(json(['--dk', '64', '--n', '4096', '--samples', '381']).samples, 381);
 });
 
 test('attnlab --help lists saturation and its options', () => {
   const r = spawnSync(CLI, ['--help'], { encoding: 'utf8' });
-  for (const s of ['saturation', '--n N', 'ssmax', '--softcap C', '--preset NAME']) assert.ok(r.stdout.includes(s), s);
+  for (const s of ['saturation', '--n N', 'ssmax', '--softcap C', '--preset NAME', '--threshold T']) assert.ok(r.stdout.includes(s), s);
 });

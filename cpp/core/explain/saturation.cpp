@@ -1,5 +1,6 @@
 #include "explain/saturation.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "base/argument_checks.h"
@@ -19,6 +20,47 @@ MeanSe mean_se(double mean, double m2, std::size_t n) {
   r.mean = mean;
   if (n > 1) r.se = std::sqrt(m2 / (dn - 1) / dn);
   return r;
+}
+
+constexpr std::size_t kHistBins = 1 + static_cast<std::size_t>(kHistDecades) * kHistPerDecade;
+
+// Bin 0: below kHistLowest (0 included); bin i >= 1: [10^(e(i-1)), 10^(e(i))),
+// e(i) = -kHistDecades + i / kHistPerDecade; 1 itself goes in the top bin.
+std::size_t hist_bin(double v) {
+  if (!(v >= kHistLowest)) return 0;
+  const double i = std::floor((std::log10(v) + kHistDecades) * kHistPerDecade);
+  return std::min(kHistBins - 1, 1 + static_cast<std::size_t>(std::max(0.0, i)));
+}
+
+double bin_edge(std::size_t i) {  // the upper edge of bin i
+  return std::pow(10.0, -kHistDecades + static_cast<double>(i) / kHistPerDecade);
+}
+
+Median hist_median(const std::uint32_t* h, std::size_t n) {
+  const double half = 0.5 * static_cast<double>(n);
+  double before = 0;
+  for (std::size_t i = 0; i < kHistBins; ++i) {
+    if (h[i] == 0) continue;
+    if (before + h[i] >= half) {
+      Median m;
+      m.hi = bin_edge(i);
+      if (i == 0) return m;  // below kHistLowest: [0, 1e-40), estimate 0
+      m.lo = bin_edge(i - 1);
+      const double f = (half - before) / h[i];
+      m.estimate = m.lo * std::pow(m.hi / m.lo, f);
+      return m;
+    }
+    before += h[i];
+  }
+  return {};
+}
+
+// Share of the n rows in the bins wholly below 10^-k (k an integer: an edge).
+double hist_below(const std::uint32_t* h, std::size_t n, int k) {
+  const std::size_t end = 1 + static_cast<std::size_t>(kHistDecades - k) * kHistPerDecade;
+  double c = 0;
+  for (std::size_t i = 0; i < end; ++i) c += h[i];
+  return c / static_cast<double>(n);
 }
 
 void check_divisors(std::size_t n_divisors, const double* divisors) {
@@ -41,7 +83,8 @@ SaturationSession::SaturationSession(std::size_t dk, std::size_t m, std::uint64_
   check_size("m", m, 1, limits::kMaxSeqLen);
   check_divisors(n_divisors, divisors);
   divisors_.assign(divisors, divisors + n_divisors);
-  acc_.resize(3 * n_divisors);
+  acc_.resize(4 * n_divisors);
+  hist_.assign(2 * kHistBins * n_divisors, 0);
   q_.resize(dk);
   k_.resize(dk);
   scores_.resize(m);
@@ -81,9 +124,17 @@ void SaturationSession::draw(std::size_t rows) {
         cap_(scores_.data(), m_, divisors_[c], softcap_, capped_.data());
         st = softmax_stats(capped_.data(), m_, 1.0, probs_.data());
       }
-      const double x[3] = {st.max_prob, st.entropy, st.jacobian_norm};
-      for (int i = 0; i < 3; ++i) {
-        Running& a = acc_[3 * c + i];
+      // p_t(1 - p_t) for key 0, with 1 - p_t as the sum of the others: no
+      // cancellation when p_t is within 1e-16 of 1.
+      double rest = 0;
+      for (std::size_t j = 1; j < m_; ++j) rest += probs_[j];
+      const double target = probs_[0] * rest;
+      std::uint32_t* h = &hist_[2 * kHistBins * c];
+      ++h[hist_bin(st.jacobian_norm)];
+      ++h[kHistBins + hist_bin(target)];
+      const double x[4] = {st.max_prob, st.entropy, st.jacobian_norm, target};
+      for (int i = 0; i < 4; ++i) {
+        Running& a = acc_[4 * c + i];
         const double delta = x[i] - a.mean;
         a.mean += delta / n;
         a.m2 += delta * (x[i] - a.mean);
@@ -93,22 +144,31 @@ void SaturationSession::draw(std::size_t rows) {
   rows_ += rows;
 }
 
-std::vector<SaturationStats> SaturationSession::stats() const {
+std::vector<SaturationStats> SaturationSession::stats(int threshold_exponent) const {
+  check_size("threshold", static_cast<std::size_t>(std::max(0, threshold_exponent)), 1, kMaxThresholdExponent);
   std::vector<SaturationStats> out(divisors_.size());
   if (rows_ == 0) return out;
   for (std::size_t c = 0; c < divisors_.size(); ++c) {
-    const Running* a = &acc_[3 * c];
-    out[c].divisor = divisors_[c];
-    out[c].max_prob = mean_se(a[0].mean, a[0].m2, rows_);
-    out[c].entropy = mean_se(a[1].mean, a[1].m2, rows_);
-    out[c].jacobian_norm = mean_se(a[2].mean, a[2].m2, rows_);
+    const Running* a = &acc_[4 * c];
+    const std::uint32_t* h = &hist_[2 * kHistBins * c];
+    SaturationStats& o = out[c];
+    o.divisor = divisors_[c];
+    o.max_prob = mean_se(a[0].mean, a[0].m2, rows_);
+    o.entropy = mean_se(a[1].mean, a[1].m2, rows_);
+    o.jacobian_norm = mean_se(a[2].mean, a[2].m2, rows_);
+    o.target_grad = mean_se(a[3].mean, a[3].m2, rows_);
+    o.jacobian_median = hist_median(h, rows_);
+    o.jacobian_below = hist_below(h, rows_, threshold_exponent);
+    o.target_below = hist_below(h + kHistBins, rows_, threshold_exponent);
+    o.threshold = std::pow(10.0, -threshold_exponent);
   }
   return out;
 }
 
 std::vector<SaturationStats> saturation_point(std::size_t dk, std::size_t m, std::size_t rows,
                                               std::uint64_t seed, const double* divisors,
-                                              std::size_t n_divisors, double softcap) {
+                                              std::size_t n_divisors, double softcap,
+                                              int threshold_exponent) {
   // The checks in the order the errors have always come: sizes, work, divisors.
   check_size("dk", dk, 1, limits::kMaxDk);
   check_size("m", m, 1, limits::kMaxSeqLen);
@@ -117,9 +177,10 @@ std::vector<SaturationStats> saturation_point(std::size_t dk, std::size_t m, std
   check_product("rows*m*dk", rows * m, dk, limits::kMaxSampleWork);
   check_divisors(n_divisors, divisors);
   check_softcap(softcap);
+  check_size("threshold", static_cast<std::size_t>(std::max(0, threshold_exponent)), 1, kMaxThresholdExponent);
   SaturationSession session(dk, m, seed, divisors, n_divisors, softcap);
   session.draw(rows);
-  return session.stats();
+  return session.stats(threshold_exponent);
 }
 
 }  // namespace attn

@@ -21,12 +21,39 @@ struct MeanSe {
   double se = 0;  // standard error of the mean over rows (0 when rows == 1)
 };
 
+// A median read from a histogram: the bin [lo, hi) that holds it, and an
+// estimate inside it (log-linear interpolation). lo = 0 when the bin is the
+// one below kHistLowest.
+struct Median {
+  double estimate = 0, lo = 0, hi = 0;
+};
+
 struct SaturationStats {
   double divisor = 1;
   MeanSe max_prob;       // E[max_j p_j]: 1/m uniform, 1 one-hot
   MeanSe entropy;        // E[H(p)] in nats: ln m uniform, 0 one-hot
-  MeanSe jacobian_norm;  // E[||diag(p) - p pᵀ||_F]: near 0 means no gradient
+  MeanSe jacobian_norm;  // E[||diag(p) - p pᵀ||_F]: how much gradient softmax passes back
+  // Not only the mean: a mean of 0.1 can be every row at 0.1 or most rows
+  // near 0 and a few at 0.4 (issue 30).
+  Median jacobian_median;
+  double jacobian_below = 0;  // share of rows whose norm is below `threshold`
+  // The gradient that reaches one key if it were the answer: p_t(1 - p_t),
+  // the diagonal entry of the Jacobian, for key 0 (the keys are i.i.d., so a
+  // key chosen at random). Near 0 both when p_t ≈ 0 and when p_t ≈ 1.
+  MeanSe target_grad;
+  double target_below = 0;  // share of rows whose p_t(1 - p_t) is below `threshold`
+  double threshold = 0;
 };
+
+// The histograms behind the medians and shares: log10 bins of width
+// 1/kHistPerDecade from kHistLowest to 1, plus one bin for everything below
+// (0 included). A share below a power of ten 10^-k is exact (an edge); a
+// median is known to its bin, 1/100 of a decade (2.3%).
+inline constexpr int kHistPerDecade = 100;
+inline constexpr int kHistDecades = 40;
+inline constexpr double kHistLowest = 1e-40;
+// Thresholds the shares can be asked for: 10^-1 .. 10^-kHistDecades.
+inline constexpr int kMaxThresholdExponent = kHistDecades;
 
 // Throws ArgumentError for dk outside [1, kMaxDk], m outside [1, kMaxSeqLen],
 // rows outside [1, kMaxSaturationRows], rows·m·d_k above kMaxSampleWork, no
@@ -36,7 +63,8 @@ struct SaturationStats {
 // then each key's d_k normals in turn, from one Rng(seed).
 std::vector<SaturationStats> saturation_point(std::size_t dk, std::size_t m, std::size_t rows,
                                               std::uint64_t seed, const double* divisors,
-                                              std::size_t n_divisors, double softcap = 0);
+                                              std::size_t n_divisors, double softcap = 0,
+                                              int threshold_exponent = 3);
 
 inline constexpr std::size_t kMaxSaturationRows = 1'000'000;
 inline constexpr std::size_t kMaxSaturationDivisors = 16;
@@ -64,8 +92,10 @@ class SaturationSession {
   void draw(std::size_t rows);
 
   std::size_t rows() const { return rows_; }
-  // Running means and standard errors over every row drawn so far, per divisor.
-  std::vector<SaturationStats> stats() const;
+  // Running means and standard errors over every row drawn so far, per
+  // divisor; the shares below 10^-threshold_exponent (an integer in
+  // [1, kMaxThresholdExponent], else ArgumentError "threshold").
+  std::vector<SaturationStats> stats(int threshold_exponent = 3) const;
 
  private:
   struct Running {  // Welford: mean and sum of squared deviations so far
@@ -77,7 +107,9 @@ class SaturationSession {
   // x_j = softcap·tanh(s_j / divisor / softcap) into out; null: no cap.
   void (*cap_)(const double* s, std::size_t m, double divisor, double softcap, double* out) = nullptr;
   Rng rng_;
-  std::vector<Running> acc_;  // 3 per divisor: max prob, entropy, Jacobian norm
+  std::vector<Running> acc_;  // 4 per divisor: max prob, entropy, Jacobian norm, target gradient
+  // 2 per divisor (Jacobian norm, target gradient), kHistBins counts each.
+  std::vector<std::uint32_t> hist_;
   std::vector<float> q_, k_;
   std::vector<double> scores_, capped_, probs_;
 };

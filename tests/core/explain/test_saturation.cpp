@@ -5,11 +5,13 @@
 // bad argument. Self-contained: its oracles are written out here.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/argument_error.h"
@@ -69,6 +71,47 @@ std::vector<RowStats> replay_means(std::size_t dk, std::size_t m, std::size_t ro
     }
   }
   return mean;
+}
+
+// Every row's Jacobian norm and key 0's p(1 - p), per divisor, replayed in double.
+struct RowValues {
+  std::vector<double> jacobian, target;
+};
+std::vector<RowValues> replay_rows(std::size_t dk, std::size_t m, std::size_t rows, std::uint64_t seed,
+                                   const std::vector<double>& divisors) {
+  attn::Rng rng(seed);
+  std::vector<RowValues> out(divisors.size());
+  std::vector<float> q(dk), k(dk);
+  std::vector<double> s(m);
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (auto& x : q) x = static_cast<float>(rng.normal());
+    for (std::size_t j = 0; j < m; ++j) {
+      for (auto& x : k) x = static_cast<float>(rng.normal());
+      double d = 0;
+      for (std::size_t i = 0; i < dk; ++i) d += static_cast<double>(q[i]) * static_cast<double>(k[i]);
+      s[j] = d;
+    }
+    for (std::size_t c = 0; c < divisors.size(); ++c) {
+      out[c].jacobian.push_back(reference_stats(s, divisors[c]).jacobian);
+      // p_0 (1 - p_0) with 1 - p_0 as the sum of the other weights.
+      double mx = s[0];
+      for (double x : s) mx = std::fmax(mx, x);
+      double sum = 0, others = 0;
+      for (std::size_t j = 0; j < m; ++j) {
+        const double e = std::exp((s[j] - mx) / divisors[c]);
+        sum += e;
+        if (j > 0) others += e;
+      }
+      out[c].target.push_back(std::exp((s[0] - mx) / divisors[c]) / sum * (others / sum));
+    }
+  }
+  return out;
+}
+
+std::size_t count_below(const std::vector<double>& v, double t) {
+  std::size_t n = 0;
+  for (double x : v) n += x < t;
+  return n;
 }
 
 std::string thrown_argument(const std::function<void()>& f) {
@@ -249,4 +292,104 @@ TEST_CASE("SaturationSession rejects bad input with an ArgumentError naming it",
   attn::SaturationSession small(1, 1, 1, &one, 1);
   small.draw(attn::kMaxSaturationRows);
   REQUIRE(argument_of([&] { small.draw(1); }) == "rows");
+}
+
+TEST_CASE("SaturationSession: medians, shares below a threshold and the target key's gradient, against every row replayed",
+          "[saturation_point][session][distribution]") {
+  // The core's scores are float dot products, the replay's double: a row's
+  // value may differ by ~1e-6 relative, so a row within 1e-3 of an edge may
+  // fall either side. Outside that band the counts must agree exactly.
+  const double slack = 1e-3;
+  for (std::size_t dk : {4, 64, 1024}) {
+    const std::size_t m = 16, rows = 301;
+    const double sq = std::sqrt(static_cast<double>(dk));
+    const std::vector<double> divisors{1.0, 2.0, sq, static_cast<double>(dk)};
+    attn::SaturationSession s(dk, m, 11 + dk, divisors.data(), divisors.size());
+    s.draw(rows);
+    const auto want = replay_rows(dk, m, rows, 11 + dk, divisors);
+    for (int k : {1, 2, 3, 6}) {
+      const auto got = s.stats(k);
+      const double t = std::pow(10.0, -k);
+      for (std::size_t c = 0; c < divisors.size(); ++c) {
+        CAPTURE(dk, divisors[c], k);
+        const RowValues& w = want[c];
+        REQUIRE(got[c].threshold == t);
+        for (auto [share, v] : {std::pair{got[c].jacobian_below, &w.jacobian}, std::pair{got[c].target_below, &w.target}}) {
+          REQUIRE(share * rows == Approx(std::round(share * rows)).margin(1e-9));  // a count of rows
+          const double n = std::round(share * rows);
+          REQUIRE(n >= static_cast<double>(count_below(*v, t * (1 - slack))));
+          REQUIRE(n <= static_cast<double>(count_below(*v, t * (1 + slack))));
+        }
+        double mean = 0;
+        for (double x : w.target) mean += x / rows;
+        REQUIRE(std::fabs(got[c].target_grad.mean - mean) <= 1e-4 * std::fmax(1.0, mean));
+        REQUIRE(got[c].target_grad.mean <= 0.25);
+        // The median: the 151st smallest of 301 rows lies in the reported bin.
+        std::vector<double> sorted = w.jacobian;
+        std::sort(sorted.begin(), sorted.end());
+        const double med = sorted[rows / 2];
+        const attn::Median& gm = got[c].jacobian_median;
+        CAPTURE(med, gm.lo, gm.estimate, gm.hi);
+        REQUIRE(gm.lo <= gm.estimate);
+        REQUIRE(gm.estimate <= gm.hi);
+        REQUIRE(gm.hi / std::fmax(gm.lo, 1e-300) <= std::pow(10.0, 1.0 / attn::kHistPerDecade) * (1 + 1e-12));
+        REQUIRE(med >= gm.lo * (1 - slack));
+        REQUIRE(med <= gm.hi * (1 + slack));
+      }
+    }
+  }
+}
+
+TEST_CASE("SaturationSession: the distribution's closed forms, and what saturation does to a target key",
+          "[saturation_point][session][distribution]") {
+  // Uniform rows (the largest divisor): every row's norm is √(m - 1) / m, so
+  // the median's bin holds it and no row is below 10⁻³; key 0 gets
+  // (1/m)(1 - 1/m) in every row.
+  const double huge = 1e12;
+  for (std::size_t m : {2, 16, 512}) {
+    attn::SaturationSession s(4, m, 3, &huge, 1);
+    s.draw(20);
+    const auto st = s.stats(3)[0];
+    const double dm = static_cast<double>(m), norm = std::sqrt(dm - 1) / dm;
+    CAPTURE(m);
+    REQUIRE(st.jacobian_median.lo <= norm * (1 + 1e-12));
+    REQUIRE(st.jacobian_median.hi > norm * (1 - 1e-12));
+    REQUIRE(st.jacobian_below == 0);
+    REQUIRE(st.target_grad.mean == Approx((1 / dm) * (1 - 1 / dm)).epsilon(1e-9));
+    REQUIRE(st.target_below == 0);
+  }
+  // One key: softmax is [1], its Jacobian 0 and p(1 - p) = 0 in every row:
+  // the median is in the bin below 1e-40 and every row is below any threshold.
+  const double one = 1.0;
+  attn::SaturationSession single(64, 1, 3, &one, 1);
+  single.draw(10);
+  const auto st = single.stats(40)[0];
+  REQUIRE(st.jacobian_median.lo == 0);
+  REQUIRE(st.jacobian_median.estimate == 0);
+  REQUIRE(st.jacobian_median.hi == Approx(attn::kHistLowest));
+  REQUIRE(st.jacobian_below == 1);
+  REQUIRE(st.target_below == 1);
+  // Unscaled at d_k = 1024 (scores of sd 32): a key picked at random gets
+  // almost no gradient in most rows (its weight is ≈ 0, or ≈ 1 when it is
+  // the winner), far more often than divided by √d_k; the mean Jacobian norm
+  // says much less (it is carried by the rows that are not one-hot).
+  const double d[] = {1.0, 32.0};
+  attn::SaturationSession big(1024, 16, 5, d, 2);
+  big.draw(400);
+  const auto b = big.stats(3);
+  REQUIRE(b[0].target_below > 0.5);
+  REQUIRE(b[1].target_below < 0.2);
+  REQUIRE(b[0].target_below > b[0].jacobian_below);
+  REQUIRE(b[0].jacobian_median.estimate < b[0].jacobian_norm.mean);
+}
+
+TEST_CASE("SaturationSession: a threshold other than 10^-1 .. 10^-40 is refused, naming it", "[saturation_point][session][errors]") {
+  const double one = 1.0;
+  attn::SaturationSession s(4, 4, 1, &one, 1);
+  s.draw(3);
+  for (int k : {0, -1, 41, 1000})
+    REQUIRE(thrown_argument([&] { s.stats(k); }) == "threshold");
+  REQUIRE(thrown_argument([&] { attn::saturation_point(4, 4, 3, 1, &one, 1, 0, 0); }) == "threshold");
+  REQUIRE_NOTHROW(s.stats(1));
+  REQUIRE_NOTHROW(s.stats(40));
 }

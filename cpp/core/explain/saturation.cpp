@@ -24,17 +24,30 @@ MeanSe mean_se(double mean, double m2, std::size_t n) {
 
 constexpr std::size_t kHistBins = 1 + static_cast<std::size_t>(kHistDecades) * kHistPerDecade;
 
+// log and exp, not log10 and pow: softmax already links them, and the
+// explainer's wasm has a byte budget (pow and log10 cost it 2.7 kB gzip).
+constexpr double kLn10 = 2.302585092994045684;
+
 // Bin 0: below kHistLowest (0 included); bin i >= 1: [10^(e(i-1)), 10^(e(i))),
 // e(i) = -kHistDecades + i / kHistPerDecade; 1 itself goes in the top bin.
 std::size_t hist_bin(double v) {
   if (!(v >= kHistLowest)) return 0;
-  const double i = std::floor((std::log10(v) + kHistDecades) * kHistPerDecade);
+  const double i = std::floor((std::log(v) / kLn10 + kHistDecades) * kHistPerDecade);
   return std::min(kHistBins - 1, 1 + static_cast<std::size_t>(std::max(0.0, i)));
 }
 
 double bin_edge(std::size_t i) {  // the upper edge of bin i
-  return std::pow(10.0, -kHistDecades + static_cast<double>(i) / kHistPerDecade);
+  return std::exp((-kHistDecades + static_cast<double>(i) / kHistPerDecade) * kLn10);
 }
+
+// 10^-k for k = 1 .. kHistDecades, as the literals read (the reported threshold).
+constexpr double kPowersOfTen[kHistDecades] = {
+    1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10,
+    1e-11, 1e-12, 1e-13, 1e-14, 1e-15, 1e-16, 1e-17, 1e-18, 1e-19, 1e-20,
+    1e-21, 1e-22, 1e-23, 1e-24, 1e-25, 1e-26, 1e-27, 1e-28, 1e-29, 1e-30,
+    1e-31, 1e-32, 1e-33, 1e-34, 1e-35, 1e-36, 1e-37, 1e-38, 1e-39, 1e-40
+};
+double power_of_ten(int k) { return kPowersOfTen[k - 1]; }
 
 Median hist_median(const std::uint32_t* h, std::size_t n) {
   const double half = 0.5 * static_cast<double>(n);
@@ -47,7 +60,7 @@ Median hist_median(const std::uint32_t* h, std::size_t n) {
       if (i == 0) return m;  // below kHistLowest: [0, 1e-40), estimate 0
       m.lo = bin_edge(i - 1);
       const double f = (half - before) / h[i];
-      m.estimate = m.lo * std::pow(m.hi / m.lo, f);
+      m.estimate = m.lo * std::exp(f * std::log(m.hi / m.lo));
       return m;
     }
     before += h[i];
@@ -84,7 +97,6 @@ SaturationSession::SaturationSession(std::size_t dk, std::size_t m, std::uint64_
   check_divisors(n_divisors, divisors);
   divisors_.assign(divisors, divisors + n_divisors);
   acc_.resize(4 * n_divisors);
-  hist_.assign(2 * kHistBins * n_divisors, 0);
   q_.resize(dk);
   k_.resize(dk);
   scores_.resize(m);
@@ -129,9 +141,7 @@ void SaturationSession::draw(std::size_t rows) {
       double rest = 0;
       for (std::size_t j = 1; j < m_; ++j) rest += probs_[j];
       const double target = probs_[0] * rest;
-      std::uint32_t* h = &hist_[2 * kHistBins * c];
-      ++h[hist_bin(st.jacobian_norm)];
-      ++h[kHistBins + hist_bin(target)];
+      if (record_) record_(&hist_[2 * kHistBins * c], st.jacobian_norm, target);
       const double x[4] = {st.max_prob, st.entropy, st.jacobian_norm, target};
       for (int i = 0; i < 4; ++i) {
         Running& a = acc_[4 * c + i];
@@ -150,19 +160,34 @@ std::vector<SaturationStats> SaturationSession::stats(int threshold_exponent) co
   if (rows_ == 0) return out;
   for (std::size_t c = 0; c < divisors_.size(); ++c) {
     const Running* a = &acc_[4 * c];
-    const std::uint32_t* h = &hist_[2 * kHistBins * c];
     SaturationStats& o = out[c];
     o.divisor = divisors_[c];
     o.max_prob = mean_se(a[0].mean, a[0].m2, rows_);
     o.entropy = mean_se(a[1].mean, a[1].m2, rows_);
     o.jacobian_norm = mean_se(a[2].mean, a[2].m2, rows_);
     o.target_grad = mean_se(a[3].mean, a[3].m2, rows_);
-    o.jacobian_median = hist_median(h, rows_);
-    o.jacobian_below = hist_below(h, rows_, threshold_exponent);
-    o.target_below = hist_below(h + kHistBins, rows_, threshold_exponent);
-    o.threshold = std::pow(10.0, -threshold_exponent);
+    if (read_) read_(&hist_[2 * kHistBins * c], rows_, threshold_exponent, o);
   }
   return out;
+}
+
+SaturationSession SaturationSession::with_distribution(std::size_t dk, std::size_t m, std::uint64_t seed,
+                                                       const double* divisors, std::size_t n_divisors,
+                                                       double softcap) {
+  SaturationSession s(dk, m, seed, divisors, n_divisors, softcap);
+  s.hist_.assign(2 * kHistBins * n_divisors, 0);
+  s.record_ = [](std::uint32_t* h, double jacobian, double target) {
+    ++h[hist_bin(jacobian)];
+    ++h[kHistBins + hist_bin(target)];
+  };
+  s.read_ = [](const std::uint32_t* h, std::size_t rows, int k, SaturationStats& o) {
+    o.jacobian_median = hist_median(h, rows);
+    o.jacobian_below = hist_below(h, rows, k);
+    o.target_below = hist_below(h + kHistBins, rows, k);
+    o.threshold = power_of_ten(k);
+    o.has_distribution = true;
+  };
+  return s;
 }
 
 std::vector<SaturationStats> saturation_point(std::size_t dk, std::size_t m, std::size_t rows,
@@ -178,7 +203,7 @@ std::vector<SaturationStats> saturation_point(std::size_t dk, std::size_t m, std
   check_divisors(n_divisors, divisors);
   check_softcap(softcap);
   check_size("threshold", static_cast<std::size_t>(std::max(0, threshold_exponent)), 1, kMaxThresholdExponent);
-  SaturationSession session(dk, m, seed, divisors, n_divisors, softcap);
+  SaturationSession session = SaturationSession::with_distribution(dk, m, seed, divisors, n_divisors, softcap);
   session.draw(rows);
   return session.stats(threshold_exponent);
 }

@@ -43,6 +43,9 @@ struct SaturationStats {
   MeanSe target_grad;
   double target_below = 0;  // share of rows whose p_t(1 - p_t) is below `threshold`
   double threshold = 0;
+  // False from a session made without the distribution: then the median and
+  // the shares are 0 and mean nothing.
+  bool has_distribution = false;
 };
 
 // The histograms behind the medians and shares: log10 bins of width
@@ -86,6 +89,12 @@ class SaturationSession {
   // no tanh: draw() reaches the cap only through cap_.
   SaturationSession(std::size_t dk, std::size_t m, std::uint64_t seed, const double* divisors,
                     std::size_t n_divisors, double softcap);
+  // With the distribution over rows as well (the histograms behind the median
+  // and the shares), as saturation_point does. Opt-in for the same reason as
+  // the cap: the explainer's module, which does not show them, links none of it.
+  static SaturationSession with_distribution(std::size_t dk, std::size_t m, std::uint64_t seed,
+                                             const double* divisors, std::size_t n_divisors,
+                                             double softcap = 0);
 
   // Samples `rows` more rows (rows >= 1, rows·m·d_k <= kMaxSampleWork, and
   // at most kMaxSaturationRows in all).
@@ -108,8 +117,11 @@ class SaturationSession {
   void (*cap_)(const double* s, std::size_t m, double divisor, double softcap, double* out) = nullptr;
   Rng rng_;
   std::vector<Running> acc_;  // 4 per divisor: max prob, entropy, Jacobian norm, target gradient
-  // 2 per divisor (Jacobian norm, target gradient), kHistBins counts each.
+  // 2 per divisor (Jacobian norm, target gradient), kHistBins counts each;
+  // empty, and record_ / read_ null, without the distribution.
   std::vector<std::uint32_t> hist_;
+  void (*record_)(std::uint32_t* h, double jacobian, double target) = nullptr;
+  void (*read_)(const std::uint32_t* h, std::size_t rows, int k, SaturationStats& out) = nullptr;
   std::vector<float> q_, k_;
   std::vector<double> scores_, capped_, probs_;
 };

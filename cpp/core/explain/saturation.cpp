@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/argument_checks.h"
+#include "base/argument_error.h"
 #include "base/divisor.h"
 #include "base/size_limits.h"
 #include "explain/softmax.h"
@@ -171,23 +172,20 @@ std::vector<SaturationStats> SaturationSession::stats(int threshold_exponent) co
   return out;
 }
 
-SaturationSession SaturationSession::with_distribution(std::size_t dk, std::size_t m, std::uint64_t seed,
-                                                       const double* divisors, std::size_t n_divisors,
-                                                       double softcap) {
-  SaturationSession s(dk, m, seed, divisors, n_divisors, softcap);
-  s.hist_.assign(2 * kHistBins * n_divisors, 0);
-  s.record_ = [](std::uint32_t* h, double jacobian, double target) {
+void SaturationSession::enable_distribution() {
+  if (rows_ > 0) throw ArgumentError("session", "state", "", "enable_distribution() must come before the first draw");
+  hist_.assign(2 * kHistBins * divisors_.size(), 0);
+  record_ = [](std::uint32_t* h, double jacobian, double target) {
     ++h[hist_bin(jacobian)];
     ++h[kHistBins + hist_bin(target)];
   };
-  s.read_ = [](const std::uint32_t* h, std::size_t rows, int k, SaturationStats& o) {
+  read_ = [](const std::uint32_t* h, std::size_t rows, int k, SaturationStats& o) {
     o.jacobian_median = hist_median(h, rows);
     o.jacobian_below = hist_below(h, rows, k);
     o.target_below = hist_below(h + kHistBins, rows, k);
     o.threshold = power_of_ten(k);
     o.has_distribution = true;
   };
-  return s;
 }
 
 std::vector<SaturationStats> saturation_point(std::size_t dk, std::size_t m, std::size_t rows,
@@ -203,7 +201,8 @@ std::vector<SaturationStats> saturation_point(std::size_t dk, std::size_t m, std
   check_divisors(n_divisors, divisors);
   check_softcap(softcap);
   check_size("threshold", static_cast<std::size_t>(std::max(0, threshold_exponent)), 1, kMaxThresholdExponent);
-  SaturationSession session = SaturationSession::with_distribution(dk, m, seed, divisors, n_divisors, softcap);
+  SaturationSession session(dk, m, seed, divisors, n_divisors, softcap);
+  session.enable_distribution();
   session.draw(rows);
   return session.stats(threshold_exponent);
 }

@@ -89,12 +89,11 @@ class SaturationSession {
   // no tanh: draw() reaches the cap only through cap_.
   SaturationSession(std::size_t dk, std::size_t m, std::uint64_t seed, const double* divisors,
                     std::size_t n_divisors, double softcap);
-  // With the distribution over rows as well (the histograms behind the median
-  // and the shares), as saturation_point does. Opt-in for the same reason as
-  // the cap: the explainer's module, which does not show them, links none of it.
-  static SaturationSession with_distribution(std::size_t dk, std::size_t m, std::uint64_t seed,
-                                             const double* divisors, std::size_t n_divisors,
-                                             double softcap = 0);
+  // Keep the distribution over rows as well (the histograms behind the median
+  // and the shares), as saturation_point does; before the first draw, else
+  // ArgumentError "session". Opt-in, like the cap: a module that never calls
+  // it links none of it.
+  void enable_distribution();
 
   // Samples `rows` more rows (rows >= 1, rows·m·d_k <= kMaxSampleWork, and
   // at most kMaxSaturationRows in all).

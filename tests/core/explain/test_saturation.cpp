@@ -304,7 +304,8 @@ TEST_CASE("SaturationSession: medians, shares below a threshold and the target k
     const std::size_t m = 16, rows = 301;
     const double sq = std::sqrt(static_cast<double>(dk));
     const std::vector<double> divisors{1.0, 2.0, sq, static_cast<double>(dk)};
-    auto s = attn::SaturationSession::with_distribution(dk, m, 11 + dk, divisors.data(), divisors.size());
+    attn::SaturationSession s(dk, m, 11 + dk, divisors.data(), divisors.size());
+    s.enable_distribution();
     s.draw(rows);
     const auto want = replay_rows(dk, m, rows, 11 + dk, divisors);
     for (int k : {1, 2, 3, 6}) {
@@ -347,7 +348,8 @@ TEST_CASE("SaturationSession: the distribution's closed forms, and what saturati
   // (1/m)(1 - 1/m) in every row.
   const double huge = 1e12;
   for (std::size_t m : {2, 16, 512}) {
-    auto s = attn::SaturationSession::with_distribution(4, m, 3, &huge, 1);
+    attn::SaturationSession s(4, m, 3, &huge, 1);
+    s.enable_distribution();
     s.draw(20);
     const auto st = s.stats(3)[0];
     const double dm = static_cast<double>(m), norm = std::sqrt(dm - 1) / dm;
@@ -361,7 +363,8 @@ TEST_CASE("SaturationSession: the distribution's closed forms, and what saturati
   // One key: softmax is [1], its Jacobian 0 and p(1 - p) = 0 in every row:
   // the median is in the bin below 1e-40 and every row is below any threshold.
   const double one = 1.0;
-  auto single = attn::SaturationSession::with_distribution(64, 1, 3, &one, 1);
+  attn::SaturationSession single(64, 1, 3, &one, 1);
+  single.enable_distribution();
   single.draw(10);
   const auto st = single.stats(40)[0];
   REQUIRE(st.jacobian_median.lo == 0);
@@ -374,7 +377,8 @@ TEST_CASE("SaturationSession: the distribution's closed forms, and what saturati
   // the winner), far more often than divided by √d_k; the mean Jacobian norm
   // says much less (it is carried by the rows that are not one-hot).
   const double d[] = {1.0, 32.0};
-  auto big = attn::SaturationSession::with_distribution(1024, 16, 5, d, 2);
+  attn::SaturationSession big(1024, 16, 5, d, 2);
+  big.enable_distribution();
   big.draw(400);
   const auto b = big.stats(3);
   REQUIRE(b[0].target_below > 0.5);
@@ -398,7 +402,8 @@ TEST_CASE("SaturationSession: without the distribution the means are the same an
           "[saturation_point][session][distribution]") {
   const double d[] = {1.0, 8.0};
   attn::SaturationSession plain(64, 16, 9, d, 2);
-  auto full = attn::SaturationSession::with_distribution(64, 16, 9, d, 2);
+  attn::SaturationSession full(64, 16, 9, d, 2);
+    full.enable_distribution();
   plain.draw(25);
   full.draw(25);
   const auto a = plain.stats(), b = full.stats();
@@ -410,4 +415,6 @@ TEST_CASE("SaturationSession: without the distribution the means are the same an
     REQUIRE(b[c].jacobian_median.hi > 0);
   }
   REQUIRE(attn::saturation_point(64, 16, 25, 9, d, 2)[0].has_distribution);
+  // Only before the first draw: the histograms must count every row.
+  REQUIRE(thrown_argument([&] { plain.enable_distribution(); }) == "session");
 }

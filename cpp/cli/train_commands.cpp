@@ -240,8 +240,8 @@ Json step_json(std::size_t s) { return s ? Json(s) : Json(nullptr); }
 // by exactly this), and the `diverged` field says so on stdout.
 void warn_diverged(std::ostream& err, const std::string& run, std::size_t step) {
   err << "attnlab: " << run << "diverged at step " << step
-      << ": the loss, a logit or a gradient norm is no longer finite, so the metrics from there on are "
-         "null; a smaller learning rate may train\n";
+      << ": the loss, a logit, a gradient norm or a number they come from is no longer finite, so the "
+         "metrics from there on are null; a smaller learning rate may train\n";
 }
 
 // A JSON value as a CSV cell: strings bare, null empty, floats with 7 digits

@@ -763,7 +763,7 @@ test('a diverging run: marked on the curves at its step, said in its card and th
     assert.equal(healthySteps, 200);
     assert.ok(divergedSteps >= d && divergedSteps < d + 50 && divergedSteps < 200, `stopped at ${divergedSteps}, diverged at ${d}`);
     const result = await page.textContent('#lab-run-1 .lab-run-result');
-    assert.match(result, new RegExp(`^Diverged at step ${d}: the loss, a logit or a gradient norm is no longer finite, so the run stopped there .* A smaller learning rate may train\\.`));
+    assert.match(result, new RegExp(`^Diverged at step ${d}: the loss, a logit, a gradient norm or a number they come from is no longer finite, so the run stopped there .* A smaller learning rate may train\\.`));
     assert.doesNotMatch(result, /Never reached|Held-out/);
     assert.doesNotMatch(await page.textContent('#lab-run-0 .lab-run-result'), /[Dd]iverged/);
     const summary = await page.$$eval('#lab-summary li', (li) => li.map((x) => x.textContent));
@@ -833,7 +833,7 @@ test('a diverging run: marked on the curves at its step, said in its card and th
     // 简体中文: the same marks and sentences.
     await page.selectOption('#lang-select', 'zh');
     assert.match(await page.textContent('#lab-run-1 .lab-run-result'),
-      new RegExp(`^在第 ${d} 步发散：损失、某个 logit 或某个梯度范数不再是有限数，运行在此停止.*较小的学习率也许能训练。`));
+      new RegExp(`^在第 ${d} 步发散：损失、某个 logit、某个梯度范数或它们所依赖的中间量不再是有限数，运行在此停止.*较小的学习率也许能训练。`));
     assert.match((await page.$$eval('#lab-summary li', (li) => li.map((x) => x.textContent)))[1], new RegExp(`在第 ${d} 步发散`));
     assert.match(await page.textContent('#lab-status'), /1 个发散/);
     for (const note of await page.$$eval('.lab-chart-marks', (ps) => ps.map((p) => p.textContent)))

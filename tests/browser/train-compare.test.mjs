@@ -210,7 +210,7 @@ test('a diverging run: marked on the curves, said in its line, the table and the
     assert.equal(one.loss, '—', 'no evaluation of a diverged model, and no invented number');
     assert.deepEqual([sqrt.div, sqrt.state, sqrt.diverged, sqrt.steps], ['sqrt', 'done', null, 100]);
     assert.equal(w.lines[0][0], 'diverged');
-    assert.match(w.lines[0][1], new RegExp(`^diverged at step ${d}: the loss, a logit or a gradient norm is no longer finite, so it stopped there; a smaller learning rate may train$`));
+    assert.match(w.lines[0][1], new RegExp(`^diverged at step ${d}: the loss, a logit, a gradient norm or a number they come from is no longer finite, so it stopped there; a smaller learning rate may train$`));
     assert.doesNotMatch(w.lines[1][1], /diverged/);
     assert.match(w.status, /1 of them diverged \(marked ✕ on the curves\)\./);
     assert.deepEqual(w.marks, [String(d), String(d)], 'both charts mark the step');
@@ -223,7 +223,7 @@ test('a diverging run: marked on the curves, said in its line, the table and the
     await page.waitForFunction(() => /发散/.test(document.querySelector('attn-train-compare').shadowRoot.querySelector('.train-diverged').textContent));
     const z = await read();
     assert.equal(z.rows[0].stepsTo90, `第 ${d} 步发散`);
-    assert.match(z.lines[0][1], new RegExp(`^在第 ${d} 步发散：损失、某个 logit 或某个梯度范数不再是有限数，运行在此停止；较小的学习率也许能训练$`));
+    assert.match(z.lines[0][1], new RegExp(`^在第 ${d} 步发散：损失、某个 logit、某个梯度范数或它们所依赖的中间量不再是有限数，运行在此停止；较小的学习率也许能训练$`));
     assert.match(z.status, /其中 1 个发散（曲线上以 ✕ 标出）。/);
     assert.match(z.note, new RegExp(`^✕ ÷ 1\\S*：在第 ${d} 步发散，它的曲线在那里结束。$`));
     fs.mkdirSync(path.join(WEB, '..', 'build', 'screenshots'), { recursive: true });

@@ -140,7 +140,59 @@ test('sweep prints one row per run of the grid, JSON lines or CSV', () => {
 // divergence is a number: before the fix attention max, entropy and largest
 // logit read 0.0 there.
 const DIVERGING = ['--dk', '16', '--heads', '1', '--eval', '64', '--optimizer', 'sgd', '--batch', '8'];
-const DIVERGED_LINE = /^attnlab: the run diverged at step (\d+): the loss, a logit or a gradient norm is no longer finite, so the metrics from there on are null; a smaller learning rate may train\n$/;
+const DIVERGED_LINE = /^attnlab: the run diverged at step (\d+): the loss, a logit, a gradient norm or a number they come from is no longer finite, so the metrics from there on are null; a smaller learning rate may train\n$/;
+
+// Issue 32, class 1: a metric computed from an intermediate that is not
+// finite reads as null, in every divisor × stabiliser × optimiser. Before the
+// fix, QK-LayerNorm with QK-clip (the issue's run) reported logits of 0.0 and
+// entropies of ln 17 at the step its loss went null: a float LayerNorm whose
+// variance overflowed had 1/√∞ = 0 and made q̂ = 0.
+test('no metric is a number once the run has diverged, in every divisor × stabiliser × optimiser', () => {
+  let diverged = 0;
+  const seen = new Set();
+  for (const divisor of ['sqrt', '1', 'dk', 'qknorm'])
+    for (const stab of [[], ['--softcap', '5'], ['--qk-clip', '0.5'], ['--softcap', '5', '--qk-clip', '0.5']])
+      for (const [optimizer, lr] of [['sgd', '10'], ['adam', '10']]) {
+        const args = ['train', '--optimizer', optimizer, '--lr', lr, '--dk', '16', '--heads', '2', '--steps', '30', '--batch', '8',
+          '--eval', '64', '--log-every', '1', '--divisor', divisor, ...stab];
+        const r = run(args);
+        const what = args.join(' ');
+        assert.equal(r.status, 0, `${what}: ${r.err}`);
+        const j = JSON.parse(r.out);
+        const d = j.summary.diverged;
+        if (d) {
+          diverged++;
+          seen.add(`${divisor} ${stab.join(' ')}`);
+          assert.match(r.err, DIVERGED_LINE, what);
+        }
+        for (const row of j.metrics) {
+          const at = `${what}: step ${row.step} (diverged at ${d || 'never'})`;
+          if (!d || row.step < d) {
+            assert.deepEqual(Object.entries(row).filter(([, v]) => !Number.isFinite(v)), [], at);
+            continue;
+          }
+          // From the divergence on: no loss; a head's statistics come from the
+          // same rows, so they are all numbers or all null; the totals over
+          // heads are null when a head's are; and no head reads the signature
+          // of 1/√∞: logits of exactly 0 (uniform attention from nothing).
+          assert.equal(row.loss, null, at);
+          assert.equal(row.accuracy, null, at);
+          let anyNull = false;
+          for (const h of [0, 1]) {
+            const group = ['max_logit_h', 'entropy_h', 'correct_h', 'attn_max_h', 'frozen_h'].map((k) => row[`${k}${h}`]);
+            const nulls = group.filter((v) => v === null).length;
+            assert.ok(nulls === 0 || nulls === group.length, `${at}: head ${h} ${JSON.stringify(group)}`);
+            anyNull ||= nulls > 0;
+            if (nulls === 0) assert.notEqual(row[`max_logit_h${h}`], 0, `${at}: head ${h} has logits of 0`);
+          }
+          if (anyNull)
+            for (const k of ['attn_entropy', 'attn_max', 'attn_correct', 'logit_max_abs', 'logit_spread']) assert.equal(row[k], null, `${at}: ${k}`);
+        }
+      }
+  // Not vacuous: most of these runs diverge, QK-LayerNorm with QK-clip (the issue's) among them.
+  assert.ok(diverged >= 16, `${diverged} of 32 runs diverged`);
+  assert.ok(seen.has('qknorm --qk-clip 0.5'), [...seen].join('; '));
+});
 
 test('a diverging run: the step in the summary, one line on stderr, null metrics after it', () => {
   for (const extra of [['--lr', '10'], ['--lr', '3', '--divisor', '1'], ['--lr', '10', '--divisor', 'qknorm'],

@@ -56,18 +56,51 @@ struct AttnSums {
   double logit_max_abs = 0;
   std::vector<double> head_entropy;  // per head, summed over rows (the head's max logit: head_max_logits)
   std::vector<double> head_correct, head_max, head_frozen;  // per head, summed over rows
+  // Per head: some row's logits came from an intermediate that was not finite
+  // (then its largest logit, head_max_logits', is no number either).
+  std::vector<bool> head_undefined;
+
+  // Whether the row (sample b, head h) was computed from finite numbers only:
+  // its query and keys as projected and, with QK-LayerNorm, their statistics.
+  // A float LayerNorm whose variance overflows has 1/√∞ = 0 and gives q̂ = 0:
+  // finite logits of 0, uniform attention, read as numbers though nothing
+  // finite produced them (issue 32).
+  static bool row_finite(const MhaBuffers<float>& m, std::size_t b, std::size_t h, std::size_t heads,
+                         std::size_t seq, std::size_t dk) {
+    const std::size_t hk = heads * dk;
+    auto finite = [](const float* p, std::size_t n) {
+      for (std::size_t i = 0; i < n; ++i)
+        if (!std::isfinite(p[i])) return false;
+      return true;
+    };
+    if (!finite(m.q.data() + b * hk + h * dk, dk)) return false;
+    if (!m.q_rstd.empty() && !(m.q_rstd[b * heads + h] > 0 && std::isfinite(m.q_rstd[b * heads + h]))) return false;
+    for (std::size_t j = 0; j < seq; ++j) {
+      if (!finite(m.k.data() + (b * seq + j) * hk + h * dk, dk)) return false;
+      const std::size_t kr = (b * seq + j) * heads + h;
+      if (!m.k_rstd.empty() && !(m.k_rstd[kr] > 0 && std::isfinite(m.k_rstd[kr]))) return false;
+    }
+    return true;
+  }
 
   // The query rows of the model's last forward over `batch` samples.
-  void add(const MhaBuffers<float>& m, std::size_t batch, std::size_t heads, std::size_t seq,
+  void add(const MhaBuffers<float>& m, std::size_t batch, std::size_t heads, std::size_t seq, std::size_t dk,
            const int* answer) {
     head_entropy.resize(heads, 0.0);
     head_correct.resize(heads, 0.0);
     head_max.resize(heads, 0.0);
     head_frozen.resize(heads, 0.0);
+    head_undefined.resize(heads, false);
     for (std::size_t b = 0; b < batch; ++b) {
       for (std::size_t h = 0; h < heads; ++h) {
         const float* a = m.a.data() + (b * heads + h) * seq;
         const float* s = m.s.data() + (b * heads + h) * seq;
+        const bool inputs_finite = row_finite(m, b, h, heads, seq, dk);
+        if (!inputs_finite) {
+          head_undefined[h] = true;
+          logit_max_abs = NAN;
+          logit_sum = NAN;
+        }
         double ent = 0, mx = 0, mean = 0, var = 0;
         std::size_t top = 0;
         for (std::size_t j = 0; j < seq; ++j) {
@@ -84,7 +117,7 @@ struct AttnSums {
         // A logit that is not finite has no softmax weight (the float exp maps
         // NaN to 0, and x86's max and wasm's differ on NaN): the row's
         // attention statistics are NaN, in every build alike.
-        const bool undefined = !std::isfinite(mean);
+        const bool undefined = !std::isfinite(mean) || !inputs_finite;
         entropy += undefined ? NAN : ent;
         head_entropy[h] += undefined ? NAN : ent;
         max += undefined ? NAN : mx;
@@ -96,7 +129,7 @@ struct AttnSums {
         head_correct[h] += undefined ? NAN : a[answer[b]];
         head_max[h] += undefined ? NAN : mx;
         head_frozen[h] += undefined ? NAN : (grad < 0x1p-24 ? 1.0 : 0.0);
-        spread += std::sqrt(var / static_cast<double>(seq));
+        spread += undefined ? NAN : std::sqrt(var / static_cast<double>(seq));
       }
     }
     rows += static_cast<double>(batch * heads);
@@ -164,7 +197,7 @@ void Trainer::measure_init() {
           d1 += d;
           d2 += d * d;
         }
-    a.add(m, n, H, T, scratch_.answer.data());
+    a.add(m, n, H, T, dk, scratch_.answer.data());
     loss += ce.loss_sum;
     correct += ce.undefined ? std::nan("") : static_cast<double>(ce.correct);
     done += n;
@@ -215,7 +248,7 @@ void Trainer::record(std::size_t step, const CrossEntropyResult& ce, const TaskB
   const std::size_t B = config_.batch, H = config_.heads, D = config_.d_model;
   const std::size_t dk = config_.dk, hk = H * dk;
   AttnSums a;
-  a.add(model_.mha(), B, H, kTaskSeq, batch.answer.data());
+  a.add(model_.mha(), B, H, kTaskSeq, dk, batch.answer.data());
   const float* g = model_.grads().data();
   const ParamLayout& L = model_.layout();
   double* r = latest_.data();
@@ -236,7 +269,7 @@ void Trainer::record(std::size_t step, const CrossEntropyResult& ce, const TaskB
   for (std::size_t h = 0; h < H; ++h) {
     r[kFixedColumns + h] = column_norm(g + L.wq.offset, D, hk, h * dk, (h + 1) * dk);
     r[kFixedColumns + H + h] = column_norm(g + L.wk.offset, D, hk, h * dk, (h + 1) * dk);
-    r[kFixedColumns + 2 * H + h] = head_max[h];
+    r[kFixedColumns + 2 * H + h] = a.head_undefined[h] ? std::nan("") : head_max[h];
     r[kFixedColumns + 3 * H + h] = a.head_entropy[h] / static_cast<double>(B);
     r[kFixedColumns + 4 * H + h] = a.head_correct[h] / static_cast<double>(B);
     r[kFixedColumns + 5 * H + h] = a.head_max[h] / static_cast<double>(B);
@@ -273,7 +306,7 @@ EvalResult Trainer::evaluate(std::size_t samples) {
     const std::size_t n = std::min(config_.batch, samples - done);
     task_.sample(rng, n, scratch_);
     const auto ce = model_.forward(scratch_.x.data(), scratch_.target.data(), n);
-    a.add(model_.mha(), n, config_.heads, kTaskSeq, scratch_.answer.data());
+    a.add(model_.mha(), n, config_.heads, kTaskSeq, config_.dk, scratch_.answer.data());
     loss += ce.loss_sum;
     correct += ce.undefined ? std::nan("") : static_cast<double>(ce.correct);
     done += n;

@@ -36,7 +36,7 @@ defineStrings('compare', {
     'run.running': 'step {done} of {total}',
     'run.pace': 'step {done} of {total}, {rate} steps/s, about {left} s left',
     'run.done': 'done: held-out loss {loss}, accuracy {acc}',
-    'run.diverged': 'diverged at step {step}: the loss, a logit or a gradient norm is no longer finite, so it stopped there; a smaller learning rate may train',
+    'run.diverged': 'diverged at step {step}: the loss, a logit, a gradient norm or a number they come from is no longer finite, so it stopped there; a smaller learning rate may train',
     // Appended to the status sentence: English puts a space before it, Chinese none.
     'status.someDiverged': ' {diverged} of them diverged (marked ✕ on the curves).',
     'chart.diverged': '✕ {label} diverged at step {step}: its curve stops there.',
@@ -94,7 +94,7 @@ defineStrings('compare', {
     'run.running': '第 {done} 步，共 {total} 步',
     'run.pace': '第 {done} 步，共 {total} 步，每秒 {rate} 步，约剩 {left} 秒',
     'run.done': '完成：留出集损失 {loss}，准确率 {acc}',
-    'run.diverged': '在第 {step} 步发散：损失、某个 logit 或某个梯度范数不再是有限数，运行在此停止；较小的学习率也许能训练',
+    'run.diverged': '在第 {step} 步发散：损失、某个 logit、某个梯度范数或它们所依赖的中间量不再是有限数，运行在此停止；较小的学习率也许能训练',
     'status.someDiverged': '其中 {diverged} 个发散（曲线上以 ✕ 标出）。',
     'chart.diverged': '✕ {label}：在第 {step} 步发散，它的曲线在那里结束。',
     diverged: '第 {step} 步发散',

@@ -15,6 +15,7 @@
 
 #include "args.h"
 #include "base/format.h"
+#include "base/text.h"
 #include "base/presets.h"
 #include "kernels/matmul.h"
 #include "output.h"
@@ -246,11 +247,38 @@ void warn_diverged(std::ostream& err, const std::string& run, std::size_t step) 
 
 // A JSON value as a CSV cell: strings bare, null empty, floats with 7 digits
 // (JSON's dump may print 25.31067 as 25.310669999999998).
+// A JSON value as a CSV cell. A float is written exactly (the shortest text
+// that reads back to it, as JSON writes it): the measurements arrive rounded
+// to 7 digits already (sig7), and an echoed input (a rate, a cap) must read
+// back as the value that ran (issue 32: 0.10000001 printed as 0.1).
 std::string csv_cell(const Json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_null()) return "";
-  if (v.is_number_float()) return csv_num(v.get<double>());
+  if (v.is_number_float()) return std::isnan(v.get<double>()) ? "nan" : attn::num_exact(v.get<double>());
   return v.dump();
+}
+
+// What ran, as train's JSON "config" and CSV "config_*" lines echo it:
+// numbers exactly (nlohmann writes the shortest text that reads back).
+Json config_json(const attn::TrainConfig& c, const attn::Trainer& t, const attn::Preset* preset) {
+  return {{"task", attn::task_name(c.task)},
+          {"dk", c.dk},
+          {"heads", c.heads},
+          {"d_model", c.d_model},
+          {"dv", c.dv},
+          {"divisor", attn::divisor_option_label(c)},
+          {"divisor_value", t.divisor()},
+          {"qk_norm", c.qk_norm},
+          {"optimizer", attn::optimizer_name(c.optimizer)},
+          {"lr", c.lr},
+          {"init", attn::init_name(c.init)},
+          {"softcap", cap_json(c.softcap)},
+          {"qk_clip", cap_json(c.qk_clip)},
+          {"preset", preset ? Json(preset->name) : Json(nullptr)},
+          {"batch", c.batch},
+          {"seed", c.seed},
+          {"log_every", c.log_every},
+          {"kernel", attn::matmul_f32_kernel_name()}};
 }
 
 }  // namespace
@@ -304,24 +332,7 @@ int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
       check_output(out);  // nobody reads the rows: stop now, not at the end of the run
     };
   } else {
-    const Json config = {{"task", attn::task_name(c.task)},
-                         {"dk", c.dk},
-                         {"heads", c.heads},
-                         {"d_model", c.d_model},
-                         {"dv", c.dv},
-                         {"divisor", attn::divisor_option_label(c)},
-                         {"divisor_value", t.divisor()},
-                         {"qk_norm", c.qk_norm},
-                         {"optimizer", attn::optimizer_name(c.optimizer)},
-                         {"lr", c.lr},
-                         {"init", attn::init_name(c.init)},
-                         {"softcap", cap_json(c.softcap)},
-                         {"qk_clip", cap_json(c.qk_clip)},
-                         {"preset", preset ? Json(preset->name) : Json(nullptr)},
-                         {"batch", c.batch},
-                         {"seed", c.seed},
-                         {"log_every", c.log_every},
-                         {"kernel", attn::matmul_f32_kernel_name()}};
+    const Json config = config_json(c, t, preset);
     out << "{\"config\":" << config.dump() << ",\"init\":" << init.dump() << ",\"metrics\":[";
     on_row = [&](const double* r) {
       Json row;
@@ -353,6 +364,10 @@ int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   if (format == "csv") {
     out << "\nkey,value\n";
     for (const auto& [k, v] : summary.items()) out << k << "," << csv_cell(v) << "\n";
+    // What ran, as the JSON's "config" says it (the CSV had no echo of it).
+    const Json config = config_json(c, t, preset);
+    for (const auto& [k, v] : config.items())
+      if (!summary.contains(k)) out << "config_" << k << "," << csv_cell(v) << "\n";
     for (const auto& [k, v] : init.items()) out << "init_" << k << "," << csv_cell(v) << "\n";
     return 0;
   }
@@ -460,7 +475,7 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     row["dk"] = c.dk;
     row["divisor"] = attn::divisor_option_label(c);
     row["optimizer"] = attn::optimizer_name(c.optimizer);
-    row["lr"] = sig7(c.lr);
+    row["lr"] = c.lr;  // what ran, exactly (an input, not a measurement)
     row["seed"] = c.seed;
     row["steps"] = steps;
     row["final_loss"] = sig7(r.eval.loss);

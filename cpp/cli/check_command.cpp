@@ -113,7 +113,7 @@ attn::CheckReport check_files(const CheckRequest& request, const FileReader& rea
     const attn::ScoreKind kind = request.logits.empty() ? attn::ScoreKind::Probs : attn::ScoreKind::Logits;
     if (has_scores) attn::fail_scores_twice(scores.kind, kind);
     const auto bytes = read(extra);
-    scores = attn::load_scores(bytes.data(), bytes.size(), format_of(extra), kind);
+    scores = attn::load_scores(bytes.data(), bytes.size(), format_of(extra), kind, &t);
     has_scores = true;
   }
   return attn::check_with(t, settings, has_scores ? &scores : nullptr);

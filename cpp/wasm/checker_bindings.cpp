@@ -64,7 +64,7 @@ CheckResult check_tensors(std::uintptr_t data, double size, std::uintptr_t data2
     if (data3 != 0) {
       const ScoreKind kind = o.scores == "probs" ? ScoreKind::Probs : ScoreKind::Logits;
       if (has_scores) fail_scores_twice(scores.kind, kind);
-      scores = load_scores(ptr<const std::uint8_t>(data3), n3, format_of(o.fileName3), kind);
+      scores = load_scores(ptr<const std::uint8_t>(data3), n3, format_of(o.fileName3), kind, &t);
       has_scores = true;
     }
     r.json = check_report_json(check_with(t, settings, has_scores ? &scores : nullptr));

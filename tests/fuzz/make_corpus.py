@@ -282,7 +282,7 @@ def main():
     case("json-ragged", "shape does not match (JSON)", ["json/bad_ragged.json"],
          "q[1] has 1 elements, but q[0] has 2", '{"q": [[1, 2], [3]], "k": [[1, 2], [3, 4]]}')
     case("json-4d", "more than 3 dimensions (JSON)", ["json/bad_4d.json"],
-         "nested 4 deep", '{"q": [[[[1]]]], "k": [[1, 2], [3, 4]]}')
+         "shape (1, 1, 1, 1) has 4 dimensions", '{"q": [[[[1]]]], "k": [[1, 2], [3, 4]]}')
     case("json-nan", "NaN value (JSON)", ["json/bad_nan.json"],
          "q[0][1] is NaN, not a finite number", '{"q": [[1, NaN], [3, 4]], "k": [[1, 2], [3, 4]]}')
     case("json-infinity", "infinite value (JSON)", ["json/bad_infinity.json"],

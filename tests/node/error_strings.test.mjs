@@ -100,6 +100,7 @@ const SAMPLES = {
   work_limit: [{ limit: 1073741824, value: 1074790400 }],
   overflow: [{ head: 0 }],
   rank: [{ shape: '[5]', dims: 1 }],
+  scores_rank: [{ shape: '(15,)', dims: 1 }],
   shape_empty: [{ shape: '[0, 4]' }],
   values: [{ shape: '[5000, 5000]', limit: 4194304 }, { format: 'json', line: 1, column: 3, limit: 4194304 }],
   dim: [{ shape: '[2000, 2, 4]', dim: 'heads', value: 2000, limit: 1024 }, { dim: 'rows', limit: 4096 }, { shape: '[2, 70000]', dim: 'dk', value: 70000, limit: 65536 }],

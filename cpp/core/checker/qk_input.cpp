@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "base/argument_error.h"
 #include "base/format.h"
 #include "base/size_limits.h"
 #include "checker/io/csv_reader.h"
@@ -179,19 +180,52 @@ QkTensors load_qk_pair(const std::uint8_t* q_data, std::size_t q_size, TensorFor
   return make_qk(std::move(q), std::move(k), f, sequences ? sequences : 1);
 }
 
-Scores load_scores(const std::uint8_t* data, std::size_t size, TensorFormat format, ScoreKind kind) {
+namespace {
+
+// The "shape" member of a reader's error parameters ({"shape":"(15,)",...}):
+// a shape's text holds no quote or backslash, so no unescaping is needed.
+std::string shape_param(const std::string& params) {
+  const std::string key = "\"shape\":\"";
+  const std::size_t a = params.find(key);
+  if (a == std::string::npos) return "?";
+  const std::size_t b = params.find('"', a + key.size());
+  return params.substr(a + key.size(), b - a - key.size());
+}
+
+}  // namespace
+
+std::string scores_shape_text(const QkTensors& t, bool alternatives) {
+  const std::size_t nk = t.n_k / t.sequences;
+  if (t.heads != 1) return strf("(%zu, %zu, %zu)", t.heads, t.n_q, nk);
+  return alternatives ? strf("(%zu, %zu) or (1, %zu, %zu)", t.n_q, nk, t.n_q, nk) : strf("(%zu, %zu)", t.n_q, nk);
+}
+
+Scores load_scores(const std::uint8_t* data, std::size_t size, TensorFormat format, ScoreKind kind,
+                   const QkTensors* against) {
   const char* which = score_kind_name(kind);
   check_file(which, size);
   if (format == TensorFormat::Auto) format = sniff_format(data, size);
   Scores s;
   s.kind = kind;
   const std::string w(which);
-  switch (format) {
-    case TensorFormat::Npy: s.t = parse_npy(data, size, which, "npy (" + w + ")", true); return s;
-    case TensorFormat::Csv: s.t = parse_csv(data, size, {}, which).at(0); return s;
-    case TensorFormat::Json: s.t = parse_json(data, size, {}, which).at(0); return s;
-    case TensorFormat::Npz:
-    case TensorFormat::Auto: break;
+  try {
+    switch (format) {
+      case TensorFormat::Npy: s.t = parse_npy(data, size, which, "npy (" + w + ")", true); return s;
+      case TensorFormat::Csv: s.t = parse_csv(data, size, {}, which).at(0); return s;
+      case TensorFormat::Json: s.t = parse_json(data, size, {}, which).at(0); return s;
+      case TensorFormat::Npz:
+      case TensorFormat::Auto: break;
+    }
+  } catch (const ArgumentError& e) {
+    // The reader knows the layout, not the numbers: with q and k at hand, say the shape they need.
+    if (!against || e.kind() != "scores_rank") throw;
+    const std::string shape = shape_param(e.params());
+    const std::string want = scores_shape_text(*against);
+    fail_kind(which, "scores_shape",
+              "{\"shape\":" + jstr(shape) + ",\"expected\":" + jstr(scores_shape_text(*against, false)) + "}",
+              "%s has shape %s, but q and k need %s: [heads, n_q, n_k / sequences], one row per query over its "
+              "sequence's keys",
+              which, shape.c_str(), want.c_str());
   }
   fail_kind(which, "npz_scores", "", "%s: give an .npy, JSON or CSV file here; an .npz holds its own array '%s' beside q and k",
             which, which);

@@ -63,7 +63,16 @@ QkTensors load_qk_pair(const std::uint8_t* q_data, std::size_t q_size, TensorFor
 // only them (.npy, a bare JSON array, a plain CSV): argument "logits" or
 // "probs". An .npy keeps NaN and ±inf for fit_scale to judge (−inf: a mask);
 // the text readers refuse any value that is not finite, as for q and k.
-Scores load_scores(const std::uint8_t* data, std::size_t size, TensorFormat format, ScoreKind kind);
+// With `against` (the q and k they go with), a file of the wrong number of
+// dimensions is refused naming the shape q and k need (kind "scores_shape",
+// as a wrong shape of the right rank is by check_scores_shape).
+Scores load_scores(const std::uint8_t* data, std::size_t size, TensorFormat format, ScoreKind kind,
+                   const QkTensors* against = nullptr);
+
+// The shape logits or probs for q and k must have: "(3, 5) or (1, 3, 5)" for
+// one head, "(2, 3, 5)" for two (n_k per sequence); `alternatives` false:
+// the first alone (the page's error parameters, worded in its own language).
+std::string scores_shape_text(const QkTensors& t, bool alternatives = true);
 
 // The .npz's own array "logits" or "probs", if it holds one; both is an error
 // (argument "file", kind "scores_both"). False when it holds neither.

@@ -120,9 +120,10 @@ void check_scores_shape(const QkTensors& t, const Scores& sc) {
   const std::vector<std::size_t>& s = sc.t.shape;
   const bool ok = (s.size() == 3 && s[0] == t.heads && s[1] == t.n_q && s[2] == nk) ||
                   (s.size() == 2 && t.heads == 1 && s[0] == t.n_q && s[1] == nk);
-  const std::string want = t.heads == 1 ? strf("(%zu, %zu)", t.n_q, nk) : strf("(%zu, %zu, %zu)", t.heads, t.n_q, nk);
+  const std::string want = scores_shape_text(t);
   if (!ok || sc.t.data.size() != t.heads * t.n_q * nk)
-    fail_kind(arg, "scores_shape", "{\"shape\":" + jstr(shape_text(s)) + ",\"expected\":" + jstr(want) + "}",
+    fail_kind(arg, "scores_shape",
+              "{\"shape\":" + jstr(shape_text(s)) + ",\"expected\":" + jstr(scores_shape_text(t, false)) + "}",
               "%s has shape %s, but q and k need %s: [heads, n_q, n_k / sequences], one row per query over its "
               "sequence's keys",
               arg, shape_text(s).c_str(), want.c_str());

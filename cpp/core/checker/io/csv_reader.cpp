@@ -130,7 +130,7 @@ std::vector<Tensor> parse_csv(const std::uint8_t* data, std::size_t size,
         fail_kind(argument, "no_rows", "{\"name\":" + jstr(names[i]) + "}", "csv: no row starts with '%s'", names[i].c_str());
       fail_kind(argument, "no_rows", "", "csv: no rows of numbers");
     }
-    out.push_back(finish(t[i], argument, tagged ? "csv (" + names[i] + ")" : std::string("csv")));
+    out.push_back(finish(t[i], argument, "csv (" + (tagged ? names[i] : std::string(argument)) + ")"));
   }
   return out;
 }

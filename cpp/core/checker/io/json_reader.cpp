@@ -71,7 +71,7 @@ class JsonReader {
       Growing g;
       tensor(g, "");
       end();
-      out.push_back(finish(g, argument_, "json"));
+      out.push_back(finish(g, argument_, "json (" + std::string(argument_) + ")"));
     } else {
       fail("expected an object {\"q\": [...], \"k\": [...]} or an array of rows");
     }
@@ -253,7 +253,7 @@ class JsonReader {
     g.shape.clear();
     rank_ = 0;
     path_.clear();
-    name_ = name.empty() ? std::string("the array") : name;
+    name_ = name.empty() ? std::string(argument_) : name;  // a bare array: the input it is (q, logits, ...)
     level(g, 0);
     g.shape.resize(rank_);
   }
@@ -266,8 +266,11 @@ class JsonReader {
 
   void level(Growing& g, std::size_t depth) {
     if (peek() != '[') failk("structure", "", "%s must be an array", path().c_str());
-    if (depth >= 3)
-      failk("structure", "", "%s is an array nested 4 deep: expected 2-D [n, d_k] or 3-D [heads, n, d_k]", path().c_str());
+    // Up to kMaxRank levels are read, so a 4-D array is refused with its whole
+    // shape by check_tensor_shape (and logits with the shape q and k need).
+    if (depth >= kMaxRank)
+      failk("structure", "", "%s is an array nested more than %zu deep: expected %s", path().c_str(), kMaxRank,
+            expected_layout(argument_));
     ++i_;
     ws();
     if (peek() == ']') failk("structure", "", "%s is empty: need at least one row and one column", path().c_str());
@@ -310,6 +313,7 @@ class JsonReader {
     }
   }
 
+  static constexpr std::size_t kMaxRank = 8;
   const char* s_;
   std::size_t n_, i_ = 0;
   const char* argument_;

@@ -165,8 +165,7 @@ class HeaderParser {
       }
       if (peek() == 'L') ++i_;  // Python 2 longs: "(3L, 4L)"
       if (dims.size() == kMaxHeaderDims)
-        fail("'shape' has more than %zu dimensions: expected 2-D [n, d_k] or 3-D [heads, n, d_k]",
-             kMaxHeaderDims);
+        fail("'shape' has more than %zu dimensions: expected %s", kMaxHeaderDims, expected_layout(argument_));
       dims.push_back(v);
       ws();
       if (peek() == ',') {

@@ -1,6 +1,7 @@
 #include "checker/io/tensor_file.h"
 
 #include <cmath>
+#include <cstring>
 
 #include "base/format.h"
 #include "base/number.h"
@@ -8,14 +9,34 @@
 
 namespace attn {
 
+namespace {
+
+bool is_scores(const char* argument) {
+  return std::strcmp(argument, "logits") == 0 || std::strcmp(argument, "probs") == 0;
+}
+
+}  // namespace
+
+const char* expected_layout(const char* argument) {
+  return is_scores(argument) ? "2-D [n_q, n_k] or 3-D [heads, n_q, n_k]" : "2-D [n, d_k] or 3-D [heads, n, d_k]";
+}
+
 std::size_t check_tensor_shape(const char* argument, const std::string& where,
                                const std::vector<std::uint64_t>& shape) {
   const std::string s = shape_text(shape);
   const char* w = where.c_str();
   const std::string js = jstr(s);
-  if (shape.size() < 2 || shape.size() > 3)
-    fail_kind(argument, "rank", "{\"shape\":" + js + strf(",\"dims\":%zu}", shape.size()), "%s: shape %s has %zu dimension%s: expected 2-D [n, d_k] or 3-D [heads, n, d_k]",
-             w, s.c_str(), shape.size(), shape.size() == 1 ? "" : "s");
+  // Each input's own layout: q and k hold vectors, logits and probs one row per query over its keys.
+  const bool scores = is_scores(argument);
+  if (shape.size() < 2 || shape.size() > 3) {
+    const std::string params = "{\"shape\":" + js + strf(",\"dims\":%zu}", shape.size());
+    const char* plural = shape.size() == 1 ? "" : "s";
+    if (scores)  // load_scores names the shape q and k need, when it has them
+      fail_kind(argument, "scores_rank", params, "%s: shape %s has %zu dimension%s: expected %s", w, s.c_str(),
+                shape.size(), plural, expected_layout(argument));
+    fail_kind(argument, "rank", params, "%s: shape %s has %zu dimension%s: expected %s", w, s.c_str(), shape.size(),
+              plural, expected_layout(argument));
+  }
   for (std::uint64_t d : shape)
     if (d == 0) fail_kind(argument, "shape_empty", "{\"shape\":" + js + "}", "%s: shape %s is empty: need at least one row and one column", w, s.c_str());
   // The product in 64 bits, stopping as soon as it passes the limit.
@@ -43,7 +64,7 @@ std::size_t check_tensor_shape(const char* argument, const std::string& where,
              limits::kMaxSeqLen);
   if (cols > limits::kMaxDk)
     fail_kind(argument, "dim", "{\"shape\":" + js + strf(",\"dim\":\"dk\",\"value\":%llu,\"limit\":%zu}", cols, limits::kMaxDk),
-              "%s: shape %s has d_k = %llu, more than the limit of %zu", w, s.c_str(), cols,
+              "%s: shape %s has %s = %llu, more than the limit of %zu", w, s.c_str(), scores ? "n_k" : "d_k", cols,
              limits::kMaxDk);
   return static_cast<std::size_t>(count);
 }

@@ -29,6 +29,12 @@ std::string shape_text(const std::vector<T>& shape) {
   return s + ")";
 }
 
+// The layout the input named `argument` takes, as messages say it: q and k
+// "2-D [n, d_k] or 3-D [heads, n, d_k]", logits and probs "2-D [n_q, n_k] or
+// 3-D [heads, n_q, n_k]" (issue 32: every shape refusal names the input and
+// the shape expected for it).
+const char* expected_layout(const char* argument);
+
 // Throws ArgumentError(argument, "<where>: ...") unless the shape is 2-D or 3-D,
 // has no zero dimension, at most kMaxCheckValues values, at most kMaxCheckHeads
 // heads, kMaxSeqLen rows and kMaxDk columns. Returns the number of values.

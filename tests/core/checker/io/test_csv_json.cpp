@@ -87,8 +87,12 @@ TEST_CASE("json: each malformed file gives its message", "[json][errors]") {
   CHECK(json_err("{\"q\": [[1, 2], [3}") == "json: line 1, column 18: expected ']', found '}'");
   CHECK(json_err("{\"q\": [[1, 2],\n [3,") == "json: line 2, column 5: the text ends early: expected a number");
   CHECK(json_err("{\"q\": [[1, 2], [3]], \"k\": [[1]]}") == "json: line 1, column 19: q[1] has 1 elements, but q[0] has 2");
+  // Read to 8 levels, so a 4-D array is refused with its whole shape; deeper, by its depth.
   CHECK(json_err("{\"q\": [[[[1]]]], \"k\": [[1]]}") ==
-        "json: line 1, column 10: q[0][0][0] is an array nested 4 deep: expected 2-D [n, d_k] or 3-D [heads, n, d_k]");
+        "json (q): shape (1, 1, 1, 1) has 4 dimensions: expected 2-D [n, d_k] or 3-D [heads, n, d_k]");
+  CHECK(json_err("{\"q\": [[[[[[[[[1]]]]]]]]], \"k\": [[1]]}") ==
+        "json: line 1, column 15: q[0][0][0][0][0][0][0][0] is an array nested more than 8 deep: expected 2-D [n, d_k] or "
+        "3-D [heads, n, d_k]");
   CHECK(json_err("{\"q\": [1, 2], \"k\": [[1]]}") == "json (q): shape (2,) has 1 dimension: expected 2-D [n, d_k] or 3-D [heads, n, d_k]");
   CHECK(json_err("{\"q\": [[1, [2]]], \"k\": [[1]]}") ==
         "json: line 1, column 12: q[0][1] is an array, but q's first elements at this depth are numbers");

@@ -393,6 +393,7 @@ void write_check_report_json(const CheckReport& r, const std::function<void(cons
       j.str("sentence", f.sentence);
       j.num("c", f.c);
       j.num("residual", f.residual);
+      j.num("spread", f.spread);
       j.integer("entries", f.entries);
       j.integer("masked", f.masked);
       j.integer("capped", f.capped);

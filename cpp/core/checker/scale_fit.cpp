@@ -58,6 +58,12 @@ void verdict(HeadScaleFit& f, const ScaleExpectation& e, ScoreKind kind, std::si
   const std::string subject =
       kind == ScoreKind::Logits ? "the logits" : "the logits behind these probabilities";
   const double c = f.c;
+  if (f.verdict == "uniform") {
+    f.sentence = strf("%s are uniform within every row (their spread, %.2g, is at the level of float32 rounding) "
+                      "over the %zu entries used: no divisor can be fitted",
+                      subject.c_str(), f.spread, f.entries);
+    return;
+  }
   if (std::isnan(f.residual)) {
     f.verdict = "no_signal";
     f.sentence = strf("q·k is 0, or the same within every row, over the %zu entries used: no divisor can be seen",
@@ -198,6 +204,7 @@ std::vector<HeadScaleFit> fit_scale(const QkTensors& t, const Scores& sc, const 
     const float* given = sc.t.data.data() + h * nq * nk;
     HeadScaleFit& f = out[h];
     Sum sxx, sxy, syy;
+    Sum spread, level;  // Σ (y − row mean)², and the rounding noise's Σ (its square)
     double rmin = HUGE_VAL, rmax = 0;
     for (std::size_t i0 = 0, b = 0; i0 < nq; i0 += b) {
       const std::size_t seq = i0 / nq_seq;
@@ -241,6 +248,17 @@ std::vector<HeadScaleFit> fit_scale(const QkTensors& t, const Scores& sc, const 
           mx = my = 0;
         }
         f.entries += used;
+        // The spread within the row, against what float32 rounding alone gives:
+        // 2^-24 absolute in log p, 2^-24 relative in a logit.
+        double row_mean = 0;
+        for (std::size_t j = 0; j < used; ++j) row_mean += y[j] - my;
+        row_mean /= static_cast<double>(used ? used : 1);
+        for (std::size_t j = 0; j < used; ++j) {
+          const double d = y[j] - my - row_mean;
+          spread.add(d * d);
+          const double unit = 0x1p-24 * (probs ? 1.0 : std::fabs(y[j]));
+          level.add(unit * unit);
+        }
         for (std::size_t j = 0; j < used; ++j) {
           const double xc = x[j] - mx, yc = y[j] - my;
           if (!std::isfinite(xc))
@@ -256,7 +274,12 @@ std::vector<HeadScaleFit> fit_scale(const QkTensors& t, const Scores& sc, const 
     f.row_sum_max = probs && rmax > 0 ? rmax : NAN;
     f.after_softmax = common;
     const double xx = sxx.value(), xy = sxy.value(), yy = syy.value();
-    if (!(xx > 0)) {
+    f.spread = f.entries ? std::sqrt(spread.value() / static_cast<double>(f.entries)) : NAN;
+    if (xx > 0 && !(spread.value() > kNoiseFloor * kNoiseFloor * level.value())) {
+      f.verdict = "uniform";
+      f.c = NAN;
+      f.residual = NAN;
+    } else if (!(xx > 0)) {
       f.c = NAN;
       f.residual = NAN;
     } else {

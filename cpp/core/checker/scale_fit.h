@@ -46,6 +46,12 @@ inline constexpr double kMatch = 0.01;
 // other number r (within this, relative) is a scale 1/r applied after the softmax.
 inline constexpr double kRowSum = 0.01;
 inline constexpr double kMaskBelow = -1e30;  // a logit at or below this is a mask
+// The noise floor (issue 32): scores are float32, so each carries rounding of
+// 2^-24 relative (a logit) or, for a probability, 2^-24 absolute in its log.
+// Scores whose spread within rows is at most kNoiseFloor times that carry no
+// scale: a uniform row, or one that differs only in its last bits, fits any c
+// (a fit of such rows gave c = 5.9e33).
+inline constexpr double kNoiseFloor = 16;
 inline constexpr double kCapEdge = 0.999;    // |L| / cap above this: left out of a soft-capped fit
 }  // namespace fit_rules
 
@@ -72,6 +78,7 @@ struct HeadScaleFit {
   std::string sentence;  // one English sentence, with the residual
   double c = 0;          // the fitted divisor; NaN when no c > 0 fits
   double residual = 0;   // relative, as above; NaN when nothing could be fitted
+  double spread = 0;     // root-mean-square spread of the fitted values within their rows (log p, or the logits)
   std::size_t entries = 0, masked = 0, capped = 0;  // used, left out as a mask, left out near the cap
   double row_sum_min = 0, row_sum_max = 0;  // probabilities' row sums (rows not wholly masked); NaN for logits
   double after_softmax = 0;  // probabilities: rows all sum to this r ≠ 1 (the output was divided by 1/r); NaN otherwise
@@ -81,7 +88,8 @@ struct HeadScaleFit {
 // [n_q, n_k/S]; probabilities ≥ 0, each row summing to 1 or all to one same
 // number, within kRowSum; no NaN or +inf; −inf only in logits) and fits each head.
 // Verdict codes, first match wins: "no_signal" (q·k is 0, or constant within
-// every row, over the entries used), "not_qk" (no c > 0, or residual above
+// every row, over the entries used), "uniform" (the scores' spread within rows
+// is at the level of float32 rounding: kNoiseFloor; c and the residual NaN), "not_qk" (no c > 0, or residual above
 // kMaxResidual), "after_softmax" (probabilities whose rows all sum to r ≠ 1),
 // "expected" (c matches the expected divisor), "none" (c ≈ 1), "sqrt_dk",
 // "dk" (μP-style, or √d_k twice), "twice" (the expected divisor squared),

@@ -82,6 +82,7 @@ export function fitText(head, report, presetLabel = '') {
   const params = {
     c: Number.isFinite(c) ? fitNumber(c) : '—',
     res: Number.isFinite(f.residual) ? significant(f.residual, 2) : '—',
+    spread: Number.isFinite(f.spread) ? significant(f.spread, 2) : '—',
     e: presetLabel ? t('check.fitPreset', { e, preset: presetLabel }) : e,
     dk: String(dk),
     sdk: fitNumber(Math.sqrt(dk)),

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "args.h"
+#include "help.h"
 #include "base/divisor.h"
 #include "base/format.h"
 #include "base/presets.h"
@@ -32,7 +33,7 @@ CheckRequest parse_check_args(const std::vector<std::string>& argv) {
       r.files.push_back(argv[i]);
     }
   }
-  const Args a(options, {"divisor", "q", "k", "format", "sequences", "preset", "logits", "probs"});
+  const Args a(options, options_of("check"));
   if (r.files.empty() || r.files.size() > 2)
     throw UsageError("check needs one file (q and k together) or two (q, then k), got " +
                      std::to_string(r.files.size()));
@@ -162,7 +163,7 @@ int run_lab_sample(const Args& a, std::ostream& out) {
 }  // namespace
 
 int run_sample_qk(const std::vector<std::string>& argv, std::ostream& out) {
-  const Args a(argv, {"kind", "out", "seed", "heads", "n", "dk", "source", "steps"});
+  const Args a(argv, options_of("sample-qk"));
   if (a.text("out", "").empty()) throw UsageError("--out FILE.npz is required");
   const std::string source = a.text("source", "synthetic");
   if (source != "synthetic" && source != "lab")

@@ -12,6 +12,7 @@
 #include "args.h"
 #include "attention_input.h"
 #include "base/argument_error.h"
+#include "help.h"
 #include "base/divisor.h"
 #include "base/format.h"
 #include "base/presets.h"
@@ -117,7 +118,7 @@ AttentionInput read_input(const std::string& path, std::istream& in) {
 }  // namespace
 
 int run_softmax(const std::vector<std::string>& argv, std::ostream& out) {
-  const Args a(argv, {"scores", "divisor", "dk"});
+  const Args a(argv, options_of("softmax"));
   const std::vector<double> scores = a.reals("scores");
   attn::Divisor div = attn::Divisor::value(1.0);
   if (a.has("divisor")) div = attn::Divisor::parse(a.text("divisor", ""));
@@ -141,7 +142,7 @@ int run_softmax(const std::vector<std::string>& argv, std::ostream& out) {
 }
 
 int run_variance(const std::vector<std::string>& argv, std::ostream& out) {
-  const Args a(argv, {"dk", "samples", "seed", "divisor", "rho", "sigma-q", "sigma-k", "bins"});
+  const Args a(argv, options_of("variance"));
   if (!a.has("dk")) throw UsageError("--dk is required");
   attn::QkConfig c;
   c.dk = a.integer("dk", 64, 1, attn::limits::kMaxDk);
@@ -185,7 +186,7 @@ int run_variance(const std::vector<std::string>& argv, std::ostream& out) {
 }
 
 int run_attention(const std::vector<std::string>& argv, std::istream& in, std::ostream& out) {
-  const Args a(argv, {"input", "divisor"});
+  const Args a(argv, options_of("attention"));
   if (!a.has("input")) throw UsageError("--input FILE is required ('-' reads standard input)");
   // Every shape is checked as it is read, and together before w and o exist.
   const AttentionInput input = read_input(a.text("input", "-"), in);
@@ -206,7 +207,7 @@ int run_attention(const std::vector<std::string>& argv, std::istream& in, std::o
 }
 
 int run_presets(const std::vector<std::string>& argv, std::ostream& out) {
-  const Args a(argv, {});
+  const Args a(argv, options_of("presets"));
   (void)a;  // no options: an unknown one is refused
   Json list = Json::array();
   for (const attn::Preset& p : attn::presets()) {

@@ -12,6 +12,7 @@
 #include "base/format.h"
 #include "check_command.h"
 #include "commands.h"
+#include "help.h"
 #include "kernels/madd.h"
 #include "output.h"
 #include "saturation_command.h"
@@ -19,27 +20,6 @@
 
 namespace {
 
-const char* kUsage =
-    "usage: attnlab COMMAND [OPTIONS]\n"
-    "  softmax   --scores 14,10,12 [--divisor X|sqrt|dk --dk N]\n"
-    "  variance  --dk N [--samples N] [--seed S] [--divisor sqrt|dk|X] [--rho R]\n"
-    "            [--sigma-q A] [--sigma-k B] [--bins N]\n"
-    "  attention --input FILE|-  [--divisor sqrt|dk|X]\n"
-    "            FILE: {\"q\":[[...]],\"k\":[[...]],\"v\":[[...]],\"divisor\":\"sqrt\"}\n"
-    "  check     FILE [FILE_K] [--divisor sqrt|dk|X | --preset NAME] [--q NAME] [--k NAME]\n"
-    "            [--sequences S] [--format auto|npy|npz|csv|json] [--logits FILE | --probs FILE]\n"
-    "            --logits/--probs (or an .npz array 'logits'/'probs'): the model's own scores,\n"
-    "            [heads, n_q, n_k]; fits the divisor the model used, per head\n"
-    "            FILE: .npz with q and k, JSON {\"q\":...,\"k\":...}, CSV rows 'q,...'/'k,...';\n"
-    "            or two files, q then k (.npy, JSON array, CSV)\n"
-    "  sample-qk --out FILE.npz [--kind init|saturated|learned] [--seed S] [--heads H]\n"
-    "            [--n N] [--dk D]   synthetic q and k for the checker\n"
-    "  sample-qk --source lab --out FILE.npz [--kind init|saturated|learned] [--seed S]\n"
-    "            [--steps N]   q and k of a training-lab run, as the lab exports them\n"
-    "  presets   real models' d_k, divisor and soft-cap (GPT-2, Llama, Gemma 2, T5, muP) as JSON\n"
-    "  any command: [--madd separate|fused]  how the kernels' multiply-adds round: separate\n"
-    "            (the default: the SIMD128 and scalar pages' numbers) or fused, one rounding (the\n"
-    "            relaxed-SIMD pages' numbers where the footer says \"fused\")\n";
 
 // The values in messages are escaped where they are echoed (attn::escaped);
 // this keeps the promise of one line for any message, a library's too.
@@ -83,9 +63,37 @@ std::vector<std::string> take_madd(const std::vector<std::string>& argv) {
   return rest;
 }
 
+bool asks_help(const std::vector<std::string>& args) {
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") return true;
+  return false;
+}
+
 int run(const std::string& cmd, const std::vector<std::string>& all) {
-  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    std::cout << kUsage << attncli::kSaturationUsage << attncli::kTrainUsage;
+  // Help and the version: on stdout, exit 0 (help.h writes them from the option table).
+  if (cmd == "--help" || cmd == "-h" || (cmd == "help" && all.empty())) {
+    std::cout << attncli::general_help();
+    return 0;
+  }
+  if (cmd == "--version" || cmd == "-V") {
+    if (!all.empty()) throw attncli::UsageError("--version takes no arguments");
+    std::cout << attncli::version_text();
+    return 0;
+  }
+  if (cmd == "help") {
+    if (all.size() == 1 && all[0] == "--markdown") {
+      std::cout << attncli::markdown_help();
+      return 0;
+    }
+    const attncli::CommandSpec* c = all.size() == 1 ? attncli::find_command(all[0]) : nullptr;
+    if (!c)
+      throw attncli::UsageError(all.size() == 1 ? "unknown command '" + attn::escaped(all[0]) + "' (try attnlab help)"
+                                                : "help takes one command name (try attnlab help)");
+    std::cout << attncli::command_help(*c);
+    return 0;
+  }
+  if (const attncli::CommandSpec* c = attncli::find_command(cmd); c && asks_help(all)) {
+    std::cout << attncli::command_help(*c);
     return 0;
   }
   const std::vector<std::string> rest = take_madd(all);
@@ -98,7 +106,7 @@ int run(const std::string& cmd, const std::vector<std::string>& all) {
   if (cmd == "sample-qk") return attncli::run_sample_qk(rest, std::cout);
   if (cmd == "saturation") return attncli::run_saturation(rest, std::cout);
   if (cmd == "presets") return attncli::run_presets(rest, std::cout);
-  throw attncli::UsageError("unknown command '" + attn::escaped(cmd) + "' (try --help)");
+  throw attncli::UsageError("unknown command '" + attn::escaped(cmd) + "' (try attnlab help)");
 }
 
 }  // namespace

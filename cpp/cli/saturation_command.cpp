@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "args.h"
+#include "help.h"
 #include "base/presets.h"
 #include "base/size_limits.h"
 #include "explain/saturation.h"
@@ -16,15 +17,6 @@ namespace attncli {
 
 using Json = nlohmann::ordered_json;
 
-const char* kSaturationUsage =
-    "  saturation --dk N --n N [--divisor sqrt|dk|X|ssmax|ssmax:S] [--softcap C]\n"
-    "            [--samples N] [--seed S] [--preset NAME]   E[max p], entropy and\n"
-    "            Jacobian norm of softmax(q.k / divisor) over n random keys, with\n"
-    "            standard errors; ssmax: scores * S ln n / sqrt(d_k) (S = 0.43);\n"
-    "            --preset sets --dk, --divisor and --softcap (not given with it);\n"
-    "            also the median norm, key 0's p(1-p) (the gradient to a key that\n"
-    "            were the answer) and the shares of rows below --threshold T\n"
-    "            (a power of ten, 1e-40 .. 0.1; default 1e-3)\n";
 
 namespace {
 
@@ -46,7 +38,7 @@ int threshold_exponent(const Args& a) {
 }  // namespace
 
 int run_saturation(const std::vector<std::string>& argv, std::ostream& out) {
-  const Args a(argv, {"dk", "n", "divisor", "softcap", "samples", "seed", "preset", "threshold"});
+  const Args a(argv, options_of("saturation"));
   // A preset is a whole setting: an explicit --dk, --divisor or --softcap beside it is a conflict.
   const attn::Preset* preset = nullptr;
   if (a.has("preset")) {

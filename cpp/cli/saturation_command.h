@@ -7,7 +7,6 @@
 
 namespace attncli {
 
-extern const char* kSaturationUsage;
 int run_saturation(const std::vector<std::string>& args, std::ostream& out);
 
 }  // namespace attncli

@@ -12,6 +12,4 @@ namespace attncli {
 int run_train(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_sweep(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
-extern const char* kTrainUsage;
-
 }  // namespace attncli

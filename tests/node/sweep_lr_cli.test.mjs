@@ -142,11 +142,11 @@ test('bad --lrs lists exit 2 with one line on stderr, before any run', () => {
   }
 });
 
-test('the lr axis counts in the work limit: 2^42 over the whole grid', () => {
-  // The default sweep's 30 runs are 3.7e12; two rates double it past 2^42 = 4.4e12.
-  const r = run(['sweep', '--lrs', '1e-3,1e-2']);
+test('the lr axis counts in the work limit: 2^48 over the whole grid', () => {
+  // 30 runs of 100000 steps are 2.45e14, under 2^48 = 2.8e14; two rates double it past.
+  const r = run(['sweep', '--lrs', '1e-3,1e-2', '--steps', '100000']);
   assert.equal(r.status, 2);
-  assert.equal(r.err, 'attnlab: the sweep (60 runs of 1500 steps) is 7466067230720 multiply-adds, more than the limit of ' +
-    '4398046511104; fewer runs, fewer steps or smaller sizes\n');
+  assert.equal(r.err, 'attnlab: the sweep (60 runs of 100000 steps) is 490862839070720 multiply-adds, more than the limit of ' +
+    '281474976710656; fewer runs, fewer steps or smaller sizes\n');
   assert.equal(r.out, '');
 });

@@ -1,0 +1,268 @@
+#include "help.h"
+
+#include <string>
+
+#include "base/size_limits.h"
+#include "kernels/dot.h"
+#include "kernels/madd.h"
+#include "kernels/matmul.h"
+#include "sample_qk.h"
+#include "train/train_config.h"
+
+#ifndef ATTN_VERSION
+#define ATTN_VERSION "0.0.0"
+#endif
+#ifndef ATTN_BUILD
+#define ATTN_BUILD "unknown"
+#endif
+
+namespace attncli {
+
+namespace {
+
+namespace L = attn::train_limits;
+using std::to_string;
+
+std::string ints(std::size_t lo, std::size_t hi) { return to_string(lo) + " .. " + to_string(hi); }
+const std::string kSeedRange = ints(0, (std::uint64_t{1} << 53) - 1);
+const std::string kDivisor = "sqrt, dk or a number in [1e-30, 1e12]";
+const std::string kCap = "[0.001, 10000]";
+
+// Options train and sweep share (base_config, preset_option, format_of, cap_option).
+std::vector<OptionSpec> shared_train_options() {
+  return {
+      {"task", "recall|copy", "choice", "recall, copy", "recall", "the task: recall a key's value, or copy a token"},
+      {"heads", "N", "integer", ints(1, L::kMaxHeads), "2", "attention heads"},
+      {"dmodel", "N", "integer", ints(1, L::kMaxDModel), "64", "the model's width d_model"},
+      {"dv", "N", "integer", ints(1, L::kMaxDk), "dmodel / heads", "the value width d_v of a head"},
+      {"steps", "N", "integer", ints(1, 1'000'000), "1500", "training steps"},
+      {"batch", "N", "integer", ints(1, L::kMaxBatch), "64", "samples a step"},
+      {"init", "lecun|xavier|normal|t5", "choice", "lecun, xavier, normal, t5", "lecun",
+       "the weights' initialisation (t5: W_Q with variance 1/(d_model d_k))"},
+      {"eval", "N", "integer", ints(1, L::kMaxEvalSamples), "4096", "held-out samples for the final loss and accuracy"},
+      {"format", "json|csv", "choice", "json, csv", "json", "the output's format"},
+      {"softcap", "C", "number", kCap, "none", "logits s become C tanh(s / C) after the divisor (Gemma 2: 50)"},
+      {"qk-clip", "TAU", "number", kCap, "none",
+       "after each step, heads whose largest |logit| passed TAU have W_Q and W_K scaled back to it (Kimi K2)"},
+      {"preset", "NAME", "text", "a name `attnlab presets` prints", "none",
+       "a real model's d_k, divisor, soft-cap and init; an explicit option wins"},
+  };
+}
+
+std::vector<CommandSpec> make_specs() {
+  std::vector<CommandSpec> v;
+  v.push_back({"softmax", "", "softmax of one row of scores, with its entropy, largest weight and Jacobian norm",
+               {{"scores", "14,10,12", "list", "1 .. 1000000 finite numbers", "required", "the row of scores"},
+                {"divisor", "X|sqrt|dk", "text", kDivisor, "1", "what the scores are divided by"},
+                {"dk", "N", "integer", ints(1, attn::limits::kMaxDk), "none", "d_k, for --divisor sqrt or dk"}},
+               ""});
+  v.push_back({"variance", "", "Monte Carlo of q.k for random q and k: its mean, variance and histogram",
+               {{"dk", "N", "integer", ints(1, attn::limits::kMaxDk), "required", "the vectors' dimension d_k"},
+                {"samples", "N", "integer", ints(2, attn::limits::kMaxSamples), "10000", "samples of q.k"},
+                {"seed", "S", "integer", kSeedRange, "0", "the random seed"},
+                {"divisor", "sqrt|dk|X", "text", kDivisor, "sqrt", "what q.k is divided by"},
+                {"rho", "R", "number", "[-1, 1]", "0", "the correlation of q's and k's entries"},
+                {"sigma-q", "A", "number", "[1e-06, 1000]", "1", "the standard deviation of q's entries"},
+                {"sigma-k", "B", "number", "[1e-06, 1000]", "1", "the standard deviation of k's entries"},
+                {"bins", "N", "integer", ints(1, attn::limits::kMaxBins), "64", "histogram bins"}},
+               ""});
+  v.push_back({"attention", "", "scaled dot-product attention of q, k and v read from a JSON file",
+               {{"input", "FILE|-", "file", "a JSON file, or - for standard input", "required",
+                 "{\"q\":[[...]],\"k\":[[...]],\"v\":[[...]],\"divisor\":\"sqrt\"}"},
+                {"divisor", "sqrt|dk|X", "text", kDivisor, "the file's, else sqrt", "what q.k is divided by"}},
+               ""});
+  v.push_back({"check", "FILE [FILE_K]", "checks a model's q and k (and its logits) for saturation, per head",
+               {{"divisor", "sqrt|dk|X", "text", kDivisor, "the file's, else sqrt", "the divisor the model uses"},
+                {"preset", "NAME", "text", "a name `attnlab presets` prints", "none",
+                 "judge at a real model's divisor (not with --divisor)"},
+                {"q", "NAME", "text", "an array, member or row name", "q", "q's name inside one file"},
+                {"k", "NAME", "text", "an array, member or row name", "k", "k's name inside one file"},
+                {"sequences", "S", "integer", ints(1, attn::limits::kMaxSeqLen), "the file's, else 1",
+                 "query block s attends to key block s only"},
+                {"format", "auto|npy|npz|csv|json", "choice", "auto, npy, npz, csv, json", "auto",
+                 "the files' format (auto: from the name and bytes)"},
+                {"logits", "FILE", "file", ".npy, JSON or CSV, [heads, n_q, n_k]", "none",
+                 "the model's own logits: the divisor it used is fitted, per head"},
+                {"probs", "FILE", "file", ".npy, JSON or CSV, [heads, n_q, n_k]", "none",
+                 "the model's own probabilities, instead of --logits"}},
+               "FILE: an .npz with q and k, JSON {\"q\":...,\"k\":...}, CSV rows 'q,...'/'k,...'; or two files, q then "
+               "k (.npy, JSON array, CSV)."});
+  v.push_back({"sample-qk", "", "writes q and k for the checker: synthetic, or from a training-lab run",
+               {{"out", "FILE.npz", "file", "a path", "required", "the .npz to write"},
+                {"source", "synthetic|lab", "choice", "synthetic, lab", "synthetic", "made up, or a lab run's"},
+                {"kind", "init|saturated|learned", "choice", "init, saturated, learned", "init", "which state"},
+                {"seed", "S", "integer", kSeedRange, "1 (lab: 0)", "the random seed"},
+                {"heads", "H", "integer", ints(1, 64), "4", "heads (synthetic only)"},
+                {"n", "N", "integer", ints(2, 1024), "64", "rows of q and of k (synthetic only)"},
+                {"dk", "D", "integer", ints(1, 1024), "64", "d_k (synthetic only)"},
+                {"steps", "N", "integer", ints(1, attn::kMaxLabSampleSteps), "200", "training steps (lab only)"}},
+               ""});
+  v.push_back({"saturation", "", "how peaked softmax(q.k / divisor) is over n random keys: means and distribution",
+               {{"dk", "N", "integer", ints(1, attn::limits::kMaxDk), "required (or --preset)", "d_k"},
+                {"n", "N", "integer", ints(1, attn::limits::kMaxSeqLen), "required", "keys a row"},
+                {"divisor", "sqrt|dk|X|ssmax|ssmax:S", "text", kDivisor + ", ssmax, ssmax:S (S in [1e-6, 1e6])", "sqrt",
+                 "what q.k is divided by; ssmax: scores * S ln n / sqrt(d_k), S = 0.43"},
+                {"softcap", "C", "number", "[1e-30, 1e12]", "none", "logits s become C tanh(s / C)"},
+                {"samples", "N", "integer", ints(2, 1'000'000), "1000", "rows sampled"},
+                {"seed", "S", "integer", kSeedRange, "0", "the random seed"},
+                {"preset", "NAME", "text", "a name `attnlab presets` prints", "none",
+                 "sets --dk, --divisor and --softcap (not given with it)"},
+                {"threshold", "T", "number", "a power of ten, 1e-40 .. 0.1", "1e-3",
+                 "the shares of rows whose Jacobian norm, and key 0's p(1 - p), are below T"}},
+               ""});
+  v.push_back({"presets", "", "real models' d_k, divisor and soft-cap (GPT-2, Llama, Gemma 2, T5, muP), with sources",
+               {}, ""});
+  {
+    CommandSpec t{"train", "", "trains the attention model on a task and prints its metrics, step by step", {}, ""};
+    const std::vector<OptionSpec> shared = shared_train_options();
+    t.options = {
+        shared[0],  // --task first, as before
+        {"dk", "N", "integer", ints(1, L::kMaxDk), "256", "d_k of a head"},
+        {"divisor", "sqrt|1|2|dk|X|qknorm", "text", "sqrt, 1, 2, dk, qknorm or a number in [1e-30, 1e12]", "sqrt",
+         "what q.k is divided by; qknorm: QK-LayerNorm, then sqrt(d_k)"},
+        {"optimizer", "adam|sgd", "choice", "adam, sgd", "adam", "the optimiser"},
+        {"lr", "X", "number", "(0, 10]", "1e-3 (adam) or 0.1 (sgd), times 2 dk / dmodel", "the learning rate"},
+        {"seed", "S", "integer", kSeedRange, "0", "the random seed"},
+        {"log-every", "N", "integer", ints(1, L::kMaxLogEvery), "10", "a metrics row every N steps (and step 1)"},
+    };
+    t.options.insert(t.options.end(), shared.begin() + 1, shared.end());
+    v.push_back(t);
+  }
+  {
+    CommandSpec s{"sweep", "", "trains a grid of runs (d_k x divisor x optimiser x rate x seed), one line each", {},
+                  "Each run's row: its settings, final loss and accuracy, steps to 90%, divergence, first and last "
+                  "gradients and logits."};
+    s.options = {
+        {"dks", "64,128,256", "list", "integers in " + ints(1, L::kMaxDk), "64,128,256", "the d_k axis"},
+        {"divisors", "sqrt,1,2,dk,qknorm", "list", "train's --divisor values", "sqrt,1,2,dk,qknorm", "the divisor axis"},
+        {"optimizers", "adam,sgd", "list", "adam, sgd", "adam,sgd", "the optimiser axis"},
+        {"lr-adam", "X", "number", "(0, 10]", "1e-3 times 2 dk / dmodel", "Adam's rate (not with --lrs)"},
+        {"lr-sgd", "X", "number", "(0, 10]", "0.1 times 2 dk / dmodel", "SGD's rate (not with --lrs)"},
+        {"lrs", "1e-3,1e-2,...", "list", "distinct numbers in (0, 10]", "none",
+         "a learning-rate axis: each rate for every optimiser"},
+        {"seeds", "0,1,...", "list", "integers in " + kSeedRange, "0", "the seed axis"},
+    };
+    for (auto& o : shared_train_options()) s.options.push_back(o);
+    v.push_back(s);
+  }
+  return v;
+}
+
+// The command and its options; an option's words are joined by '\x01', so a
+// wrapped line never splits "[--batch N]" (wrap() turns them back into spaces).
+std::string synopsis(const CommandSpec& c) {
+  std::string s = c.name;
+  if (!c.args.empty()) s += " " + c.args;
+  for (const auto& o : c.options) {
+    const bool required = o.def.rfind("required", 0) == 0;
+    s += required ? " --" + o.name + "\x01" + o.meta : " [--" + o.name + "\x01" + o.meta + "]";
+  }
+  return s;
+}
+
+std::string spaced(std::string s) {
+  for (char& ch : s)
+    if (ch == '\x01') ch = ' ';
+  return s;
+}
+
+// Wraps `text` at `width` columns, continuation lines indented by `indent`.
+std::string wrap(const std::string& text, std::size_t width, const std::string& indent) {
+  std::string out, line;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t j = text.find(' ', i);
+    if (j == std::string::npos) j = text.size();
+    const std::string word = text.substr(i, j - i);
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = indent + word;
+    } else {
+      line += (line.empty() || line == indent ? "" : " ") + word;
+    }
+    i = j + 1;
+  }
+  return spaced(out + line);
+}
+
+}  // namespace
+
+const std::vector<CommandSpec>& command_specs() {
+  static const std::vector<CommandSpec> specs = make_specs();
+  return specs;
+}
+
+const CommandSpec* find_command(const std::string& name) {
+  for (const auto& c : command_specs())
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+std::set<std::string> options_of(const std::string& command) {
+  std::set<std::string> names;
+  if (const CommandSpec* c = find_command(command))
+    for (const auto& o : c->options) names.insert(o.name);
+  return names;
+}
+
+std::string general_help() {
+  std::string s =
+      "usage: attnlab COMMAND [OPTIONS]\n"
+      "       attnlab help [COMMAND]    attnlab COMMAND --help    attnlab --version\n\n";
+  for (const auto& c : command_specs()) {
+    s += "  " + wrap(synopsis(c), 100, "      ") + "\n";
+    s += "      " + c.summary + "\n";
+  }
+  s += "\n  any command: [--madd separate|fused]  how the kernels' multiply-adds round: separate (the default: the\n"
+       "      SIMD128 and scalar pages' numbers) or fused, one rounding (the relaxed-SIMD pages' numbers)\n"
+       "  Output: JSON on stdout (train and sweep: or CSV); bad input: one line on stderr, exit 2.\n";
+  return s;
+}
+
+std::string command_help(const CommandSpec& c) {
+  std::string s = "usage: attnlab " + wrap(synopsis(c), 100, "         ") + "\n\n" + c.summary + "\n";
+  if (!c.notes.empty()) s += wrap(c.notes, 100, "") + "\n";
+  if (!c.options.empty()) s += "\noptions:\n";
+  for (const auto& o : c.options) {
+    s += "  --" + o.name + " " + o.meta + "\n";
+    s += "      " + wrap(o.meaning, 94, "      ") + "\n";
+    s += "      " + o.type + (o.range.empty() ? "" : ", " + o.range) + "; default: " + o.def + "\n";
+  }
+  s += "\n  --madd separate|fused   how the kernels' multiply-adds round (every command); default: separate\n"
+       "  --help, -h              this text\n";
+  return s;
+}
+
+std::string markdown_help() {
+  std::string s =
+      "# The command-line tool, option by option\n\n"
+      "Written by `attnlab help --markdown` from the table the parser reads its options from\n"
+      "(`cpp/cli/help.cpp`); `tests/node/help_cli.test.mjs` fails when this page differs.\n"
+      "`attnlab help COMMAND` prints the same in a terminal.\n";
+  for (const auto& c : command_specs()) {
+    s += "\n## " + c.name + "\n\n`attnlab " + spaced(synopsis(c)) + "`\n\n" + c.summary + ".";
+    if (!c.notes.empty()) s += " " + c.notes;
+    s += "\n";
+    if (c.options.empty()) continue;
+    s += "\n| option | meaning | type, range | default |\n|---|---|---|---|\n";
+    for (const auto& o : c.options) {
+      std::string meaning = o.meaning;
+      for (std::size_t p = 0; (p = meaning.find('|', p)) != std::string::npos; p += 2) meaning.replace(p, 1, "\\|");
+      std::string meta = o.meta;
+      for (std::size_t p = 0; (p = meta.find('|', p)) != std::string::npos; p += 2) meta.replace(p, 1, "\\|");
+      s += "| `--" + o.name + " " + meta + "` | " + meaning + " | " + o.type + (o.range.empty() ? "" : ", " + o.range) +
+           " | " + o.def + " |\n";
+    }
+  }
+  s += "\nEvery command also takes `--madd separate|fused` (how the kernels' multiply-adds round; default "
+       "`separate`) and `--help`.\n";
+  return s;
+}
+
+std::string version_text() {
+  return std::string("attnlab ") + ATTN_VERSION + "\nbuild: " + ATTN_BUILD + "\nkernels: " +
+         attn::dot_f32_kernel_name() + ", " + attn::matmul_f32_kernel_name() +
+         "\nmultiply-add: " + attn::madd_name(attn::madd_mode()) + " (--madd fused: one rounding)\n";
+}
+
+}  // namespace attncli

@@ -141,6 +141,8 @@ std::vector<CommandSpec> make_specs() {
         {"lrs", "1e-3,1e-2,...", "list", "distinct numbers in (0, 10]", "none",
          "a learning-rate axis: each rate for every optimiser"},
         {"seeds", "0,1,...", "list", "integers in " + kSeedRange, "0", "the seed axis"},
+        {"jobs", "N", "integer", ints(1, 256), "the machine's cores",
+         "runs at once; the rows are the same bytes as with --jobs 1 (but \"seconds\"), in the grid's order"},
     };
     for (auto& o : shared_train_options()) s.options.push_back(o);
     v.push_back(s);
@@ -228,6 +230,9 @@ std::string command_help(const CommandSpec& c) {
     s += "      " + wrap(o.meaning, 94, "      ") + "\n";
     s += "      " + o.type + (o.range.empty() ? "" : ", " + o.range) + "; default: " + o.def + "\n";
   }
+  if (c.name == "train" || c.name == "sweep")
+    s += "\n  --progress              progress on stderr even when it is not a terminal (a line a second)\n"
+         "  --quiet                 no progress (by default: on a terminal, once the work has run a second)";
   s += "\n  --madd separate|fused   how the kernels' multiply-adds round (every command); default: separate\n"
        "  --help, -h              this text\n";
   return s;
@@ -255,7 +260,8 @@ std::string markdown_help() {
     }
   }
   s += "\nEvery command also takes `--madd separate|fused` (how the kernels' multiply-adds round; default "
-       "`separate`) and `--help`.\n";
+       "`separate`) and `--help`. `train` and `sweep` show progress on stderr on a terminal once the work has run a "
+       "second; `--progress` shows it elsewhere too (a line a second), `--quiet` never.\n";
   return s;
 }
 

@@ -3,7 +3,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,11 +19,11 @@
 #include <ostream>
 
 #include "args.h"
-#include "help.h"
 #include "base/format.h"
 #include "base/text.h"
 #include "base/presets.h"
 #include "kernels/matmul.h"
+#include "help.h"
 #include "output.h"
 #include "train/train_config.h"
 #include "train/trainer.h"
@@ -33,6 +38,7 @@ namespace {
 namespace L = attn::train_limits;
 
 constexpr std::size_t kMaxSteps = 1'000'000;
+constexpr std::size_t kMaxJobs = 256;  // sweep --jobs
 
 // A metric printed with 7 significant digits (they come from float math).
 double sig7(double v) {
@@ -186,25 +192,80 @@ void check_calls_fit(const attn::TrainConfig& c, std::size_t eval) {
                      "; a smaller --eval or smaller sizes");
 }
 
-// A one-line bar on stderr, redrawn in place; only when stderr is a terminal.
+// Progress on stderr (issue 31), never on stdout: on a terminal a bar redrawn
+// in place, 10 times a second at most; with --progress and no terminal, one
+// line per update, a second apart (for logs); --quiet: nothing. Either way
+// only once the work has run a second: a short run prints nothing.
+enum class ProgressMode { Auto, On, Off };
+
 class Progress {
  public:
-  explicit Progress(std::ostream& err) : err_(err), on_(isatty(STDERR_FILENO) == 1) {}
-  void show(std::size_t done, std::size_t total, const std::string& text) {
+  Progress(std::ostream& err, ProgressMode mode)
+      : err_(err),
+        tty_(isatty(STDERR_FILENO) == 1),
+        on_(mode == ProgressMode::On || (mode == ProgressMode::Auto && tty_)),
+        start_(Clock::now()) {}
+  // `done` of `total` `unit` ("steps", "runs"), and the text after it.
+  void show(std::size_t done, std::size_t total, const char* unit, const std::string& text) {
     if (!on_) return;
-    constexpr std::size_t kWidth = 30;
+    const auto now = Clock::now();
+    const double ran = std::chrono::duration<double>(now - start_).count();
+    const double since = std::chrono::duration<double>(now - last_).count();
+    if (ran < 1.0 || (drawn_ && since < (tty_ ? 0.1 : 1.0) && done < total)) return;
+    last_ = now;
+    drawn_ = true;
+    const double rate = ran > 0 ? static_cast<double>(done) / ran : 0;
+    const double left = rate > 0 ? static_cast<double>(total - done) / rate : 0;
+    constexpr std::size_t kWidth = 24;
     const std::size_t fill = total ? done * kWidth / total : kWidth;
-    err_ << "\r[" << std::string(fill, '#') << std::string(kWidth - fill, ' ') << "] " << done
-         << "/" << total << " " << text << "\033[K" << std::flush;
+    char nums[96];
+    std::snprintf(nums, sizeof nums, "%zu/%zu %s, %.3g %s/s, %s left", done, total, unit, rate, unit,
+                  duration(left).c_str());
+    const std::string line = "[" + std::string(fill, '#') + std::string(kWidth - fill, ' ') + "] " + nums +
+                             (text.empty() ? "" : " " + text);
+    if (tty_) err_ << "\r" << line << "\033[K" << std::flush;
+    else err_ << "attnlab: " << line << "\n" << std::flush;
   }
   void finish() {
-    if (on_) err_ << "\r\033[K" << std::flush;
+    if (on_ && tty_ && drawn_) err_ << "\r\033[K" << std::flush;
   }
+  bool on() const { return on_; }
 
  private:
+  using Clock = std::chrono::steady_clock;
+  static std::string duration(double s) {
+    char b[32];
+    if (s < 60) std::snprintf(b, sizeof b, "%.0f s", s);
+    else if (s < 3600) std::snprintf(b, sizeof b, "%.0f min %02.0f s", std::floor(s / 60), std::fmod(s, 60));
+    else std::snprintf(b, sizeof b, "%.0f h %02.0f min", std::floor(s / 3600), std::floor(std::fmod(s, 3600) / 60));
+    return b;
+  }
   std::ostream& err_;
-  bool on_;
+  bool tty_, on_;
+  Clock::time_point start_, last_{};
+  bool drawn_ = false;
 };
+
+// --progress and --quiet: flags without a value, taken out of the arguments
+// (Args reads "--name value" pairs) before they are parsed.
+ProgressMode take_progress(std::vector<std::string>& argv) {
+  ProgressMode m = ProgressMode::Auto;
+  std::vector<std::string> rest;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i] == "--progress" || argv[i] == "--quiet") {
+      const ProgressMode want = argv[i] == "--progress" ? ProgressMode::On : ProgressMode::Off;
+      if (m != ProgressMode::Auto) throw UsageError("give --progress or --quiet once, not both or twice");
+      m = want;
+      continue;
+    }
+    rest.push_back(argv[i]);
+    // A value is never taken for a flag: "--seed --quiet" leaves --seed without one.
+    if (argv[i].rfind("--", 0) == 0 && i + 1 < argv.size() && argv[i + 1] != "--progress" && argv[i + 1] != "--quiet")
+      rest.push_back(argv[++i]);
+  }
+  argv.swap(rest);
+  return m;
+}
 
 struct RunResult {
   attn::EvalResult eval;
@@ -217,7 +278,7 @@ struct RunResult {
 // Trains for `steps`, drawing the bar, then evaluates on `eval` held-out
 // samples. Each logged row goes to `on_row` as soon as its call of up to 10
 // steps returns, and is not kept: memory stays that of one call's rows.
-RunResult train(attn::Trainer& t, std::size_t steps, std::size_t eval, Progress& bar, const std::string& label,
+RunResult train(attn::Trainer& t, std::size_t steps, std::size_t eval, Progress* bar, const std::string& label,
                 const std::function<void(const double*)>& on_row) {
   RunResult r;
   const auto t0 = std::chrono::steady_clock::now();
@@ -230,15 +291,15 @@ RunResult train(attn::Trainer& t, std::size_t steps, std::size_t eval, Progress&
     if (r.first.empty()) r.first.assign(rows.begin(), rows.begin() + t.columns());
     for (std::size_t i = 0; i < rows.size(); i += t.columns()) on_row(rows.data() + i);
     const auto& m = t.latest();
-    bar.show(t.steps_done(), steps,
-             label + "loss " + csv_num(m[attn::kColLoss]) + " acc " + csv_num(m[attn::kColAccuracy]));
+    if (bar) bar->show(t.steps_done(), steps, "steps",
+                       label + "loss " + csv_num(m[attn::kColLoss]) + " acc " + csv_num(m[attn::kColAccuracy]));
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.last = t.latest();
   r.eval = t.evaluate(eval);
   r.steps_to_90 = t.steps_to_90();
   r.diverged = t.diverged_at();
-  bar.finish();
+  if (bar) bar->finish();
   return r;
 }
 
@@ -290,7 +351,9 @@ Json config_json(const attn::TrainConfig& c, const attn::Trainer& t, const attn:
 
 }  // namespace
 
-int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+int run_train(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> argv = args;
+  const ProgressMode progress = take_progress(argv);
   const Args a(argv, options_of("train"));
   const std::string format = format_of(a);
   attn::TrainConfig c = base_config(a);
@@ -309,7 +372,7 @@ int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
                  attn::run_work(c, steps, eval), kCliMaxWork, "fewer steps, a smaller --eval or smaller sizes");
 
   attn::Trainer t(c);
-  Progress bar(err);
+  Progress bar(err, progress);
   const auto cols = attn::metric_columns(c.heads);
   const auto& in = t.init_stats();
   Json init;
@@ -349,7 +412,7 @@ int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
       check_output(out);
     };
   }
-  const RunResult r = train(t, steps, eval, bar, "", on_row);
+  const RunResult r = train(t, steps, eval, &bar, "", on_row);
   if (r.diverged) warn_diverged(err, "the run ", r.diverged);
   const double sps = r.seconds > 0 ? steps / r.seconds : 0.0;
 
@@ -382,8 +445,12 @@ int run_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   return 0;
 }
 
-int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+int run_sweep(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> argv = args;
+  const ProgressMode progress = take_progress(argv);
   const Args a(argv, options_of("sweep"));
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t jobs = a.integer("jobs", cores, 1, kMaxJobs);
   const std::string format = format_of(a);
   attn::TrainConfig base = base_config(a);
   const attn::Preset* preset = preset_option(a);
@@ -461,21 +528,73 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     out << "\n" << std::flush;
     check_output(out);
   }
-  Progress bar(err);
+  // --jobs N: N runs at once, each a Trainer of its own on a thread of its
+  // own (the core keeps no mutable state outside a Trainer). The rows come out
+  // in the grid's order, each as soon as it and every row before it are done,
+  // the same bytes as --jobs 1 but for "seconds".
+  struct Done {
+    RunResult r;
+    std::size_t qk_clips = 0;
+    std::exception_ptr error;
+    bool ready = false;
+  };
+  std::vector<Done> done(grid.size());
+  std::mutex mu;
+  std::condition_variable cv;
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  auto worker = [&] {
+    for (std::size_t i; !stop && (i = next++) < grid.size();) {
+      Done d;
+      try {
+        attn::Trainer t(grid[i]);
+        d.r = train(t, steps, eval, nullptr, "", [](const double*) {});
+        d.qk_clips = t.qk_clips();
+      } catch (...) {
+        d.error = std::current_exception();
+      }
+      d.ready = true;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        done[i] = std::move(d);
+      }
+      cv.notify_all();
+    }
+  };
+  std::vector<std::thread> pool;
+  const std::size_t threads = std::min<std::size_t>(jobs, grid.size());
+  Progress bar(err, progress);
+  // Stops and joins the workers however this function is left (an unread stdout ends it early).
+  struct Joiner {
+    std::vector<std::thread>& pool;
+    std::atomic<bool>& stop;
+    ~Joiner() {
+      stop = true;
+      for (auto& th : pool) th.join();
+    }
+  } joiner{pool, stop};
+  for (std::size_t k = 0; k < threads; ++k) pool.emplace_back(worker);
   for (std::size_t i = 0; i < grid.size(); ++i) {
     const attn::TrainConfig& c = grid[i];
-    attn::Trainer t(c);
-    const std::string label = "run " + std::to_string(i + 1) + "/" + std::to_string(grid.size()) +
-                              " dk " + std::to_string(c.dk) + " " + attn::divisor_option_label(c) +
-                              " " + attn::optimizer_name(c.optimizer) +
-                              (lr_axis ? " lr " + csv_num(c.lr) : std::string()) + ": ";
-    const RunResult r = train(t, steps, eval, bar, label, [](const double*) {});
-    if (r.diverged)
+    Done d;
+    {
+      std::unique_lock<std::mutex> lock(mu);
+      cv.wait(lock, [&] { return done[i].ready; });
+      d = std::move(done[i]);
+    }
+    if (d.error) std::rethrow_exception(d.error);
+    const RunResult& r = d.r;
+    bar.show(i + 1, grid.size(), "runs",
+             "(dk " + std::to_string(c.dk) + " " + attn::divisor_option_label(c) + " " + attn::optimizer_name(c.optimizer) +
+                 (lr_axis ? " lr " + csv_num(c.lr) : std::string()) + " done)");
+    if (r.diverged) {
+      bar.finish();
       warn_diverged(err, "run " + std::to_string(i + 1) + "/" + std::to_string(grid.size()) + " (dk " +
                              std::to_string(c.dk) + ", divisor " + attn::divisor_option_label(c) + ", " +
                              attn::optimizer_name(c.optimizer) + ", lr " + csv_num(c.lr) + ", seed " +
                              std::to_string(c.seed) + ") ",
                     r.diverged);
+    }
     Json row;
     row["task"] = attn::task_name(c.task);
     row["dk"] = c.dk;
@@ -499,7 +618,7 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     row["init"] = attn::init_name(c.init);
     row["softcap"] = cap_json(c.softcap);
     row["qk_clip"] = cap_json(c.qk_clip);
-    row["qk_clips"] = t.qk_clips();
+    row["qk_clips"] = d.qk_clips;
     row["preset"] = preset ? Json(preset->name) : Json(nullptr);
     if (format == "csv") {
       for (std::size_t j = 0; j < cols.size(); ++j) {
@@ -511,6 +630,7 @@ int run_sweep(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     }
     check_output(out);  // nobody reads the rows: stop before the next (long) run
   }
+  bar.finish();
   return 0;
 }
 

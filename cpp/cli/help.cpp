@@ -143,10 +143,14 @@ std::vector<CommandSpec> make_specs() {
         {"seeds", "0,1,...", "list", "integers in " + kSeedRange, "0", "the seed axis"},
         {"jobs", "N", "integer", ints(1, 256), "the machine's cores",
          "runs at once; the rows are the same bytes as with --jobs 1 (but \"seconds\"), in the grid's order"},
+        {"shard", "K/N", "text", "1 <= K <= N <= 4096", "none",
+         "run only the K-th of N parts of the grid (runs i with i mod N = K - 1), for `attnlab merge`"},
     };
     for (auto& o : shared_train_options()) s.options.push_back(o);
     v.push_back(s);
   }
+  v.push_back({"merge", "PART...", "joins the parts of a `sweep --shard K/N` into what the unsharded sweep prints", {},
+               "The parts may come in any order; a missing, repeated, truncated or foreign part is refused, naming it."});
   return v;
 }
 

@@ -13,6 +13,7 @@
 #include "check_command.h"
 #include "commands.h"
 #include "help.h"
+#include "merge_command.h"
 #include "kernels/madd.h"
 #include "output.h"
 #include "saturation_command.h"
@@ -106,6 +107,7 @@ int run(const std::string& cmd, const std::vector<std::string>& all) {
   if (cmd == "sample-qk") return attncli::run_sample_qk(rest, std::cout);
   if (cmd == "saturation") return attncli::run_saturation(rest, std::cout);
   if (cmd == "presets") return attncli::run_presets(rest, std::cout);
+  if (cmd == "merge") return attncli::run_merge(rest, std::cout);
   throw attncli::UsageError("unknown command '" + attn::escaped(cmd) + "' (try attnlab help)");
 }
 

@@ -349,6 +349,43 @@ Json config_json(const attn::TrainConfig& c, const attn::Trainer& t, const attn:
           {"kernel", attn::matmul_f32_kernel_name()}};
 }
 
+// --shard K/N (sweep): the K-th of N parts of the grid, runs i with i mod N = K - 1.
+struct Shard {
+  std::size_t k = 1, n = 1;
+};
+
+Shard parse_shard(const std::string& text) {
+  const std::size_t slash = text.find('/');
+  auto whole = [](const std::string& s) {
+    if (s.empty() || s.size() > 4 || s.find_first_not_of("0123456789") != std::string::npos) return std::size_t{0};
+    return static_cast<std::size_t>(std::stoul(s));
+  };
+  const std::size_t k = slash == std::string::npos ? 0 : whole(text.substr(0, slash));
+  const std::size_t n = slash == std::string::npos ? 0 : whole(text.substr(slash + 1));
+  if (k < 1 || n < 1 || k > n || n > L::kMaxSweepRuns)
+    throw UsageError("--shard must be K/N with 1 <= K <= N <= " + std::to_string(L::kMaxSweepRuns) + ", got '" +
+                     attn::escaped(text) + "'");
+  return {k, n};
+}
+
+// FNV-1a, 64 bits: names the grid a part belongs to (not a security measure).
+std::uint64_t fnv1a(const std::string& s) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char ch : s) h = (h ^ ch) * 0x100000001b3ULL;
+  return h;
+}
+
+// A part's first line: JSON {"shard":{...}} or CSV "# shard K/N of R runs, grid G".
+std::string shard_header(const std::string& format, const Shard& s, std::size_t runs, const std::string& id) {
+  char grid[20];
+  std::snprintf(grid, sizeof grid, "%016llx", static_cast<unsigned long long>(fnv1a(id)));
+  if (format == "csv")
+    return "# shard " + std::to_string(s.k) + "/" + std::to_string(s.n) + " of " + std::to_string(runs) +
+           " runs, grid " + grid;
+  return "{\"shard\":{\"k\":" + std::to_string(s.k) + ",\"n\":" + std::to_string(s.n) +
+         ",\"runs\":" + std::to_string(runs) + ",\"grid\":\"" + grid + "\"}}";
+}
+
 }  // namespace
 
 int run_train(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -478,6 +515,8 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out, std::ostr
     seeds.push_back(list_integer("seeds", s, 0, L::kMaxSeed));
   const std::size_t steps = a.integer("steps", 1500, 1, kMaxSteps);
   const std::size_t eval = a.integer("eval", 4096, 1, L::kMaxEvalSamples);
+  // --shard K/N: this process runs the grid's runs i with i mod N = K - 1.
+  const Shard shard = a.has("shard") ? parse_shard(a.text("shard", "")) : Shard{};
 
   // Check the whole grid before the first (long) run: its size from the lists
   // alone (before the grid exists), each run's options, then the total work.
@@ -508,12 +547,18 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out, std::ostr
             c.log_every = steps;  // only step 1 and the last are needed
             attn::validate(c);
             check_calls_fit(c, eval);
-            work += attn::run_work(c, steps, eval);  // one run is below 2^56, so 4096 cannot wrap 128 bits
+            // The work this process does: its shard's runs (one run is below 2^56, so 4096 cannot wrap 128 bits).
+            if (grid.size() % shard.n == shard.k - 1) work += attn::run_work(c, steps, eval);
             grid.push_back(c);
           }
+  std::vector<std::size_t> mine;  // the grid's runs this process makes
+  for (std::size_t i = shard.k - 1; i < grid.size(); i += shard.n) mine.push_back(i);
 
-  check_run_work("the sweep (" + std::to_string(grid.size()) + " runs of " + std::to_string(steps) + " steps)", work,
-                 kCliMaxWork, "fewer runs, fewer steps or smaller sizes");
+  check_run_work(shard.n > 1 ? "this shard (" + std::to_string(mine.size()) + " of the sweep's " +
+                                   std::to_string(grid.size()) + " runs of " + std::to_string(steps) + " steps)"
+                             : "the sweep (" + std::to_string(grid.size()) + " runs of " + std::to_string(steps) +
+                                   " steps)",
+                 work, kCliMaxWork, "fewer runs, fewer steps or smaller sizes");
 
   std::vector<std::string> cols{
       "task", "dk", "divisor", "optimizer", "lr", "seed", "steps", "final_loss", "final_accuracy",
@@ -523,6 +568,18 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out, std::ostr
   // collapse large models show at high rates), before "seconds"; without --lrs
   // the rows are as before.
   if (lr_axis) cols.insert(std::find(cols.begin(), cols.end(), "seconds"), "attn_entropy_last");
+  if (a.has("shard")) {
+    // A part says which it is and of what grid, for `attnlab merge`.
+    std::string id = format + (preset ? preset->name : "") + std::to_string(steps) + "|" + std::to_string(eval);
+    for (const std::string& col : cols) id += "|" + col;
+    for (const attn::TrainConfig& c : grid)
+      id += "|" + std::string(attn::task_name(c.task)) + "," + std::to_string(c.dk) + "," + std::to_string(c.heads) +
+            "," + std::to_string(c.d_model) + "," + std::to_string(c.dv) + "," + attn::divisor_option_label(c) + "," +
+            attn::optimizer_name(c.optimizer) + "," + attn::num_exact(c.lr) + "," + attn::init_name(c.init) + "," +
+            attn::num_exact(c.softcap) + "," + attn::num_exact(c.qk_clip) + "," + std::to_string(c.batch) + "," +
+            std::to_string(c.seed);
+    out << shard_header(format, shard, grid.size(), id) << "\n";
+  }
   if (format == "csv") {
     for (std::size_t j = 0; j < cols.size(); ++j) out << (j ? "," : "") << cols[j];
     out << "\n" << std::flush;
@@ -538,16 +595,16 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out, std::ostr
     std::exception_ptr error;
     bool ready = false;
   };
-  std::vector<Done> done(grid.size());
+  std::vector<Done> done(mine.size());
   std::mutex mu;
   std::condition_variable cv;
   std::atomic<std::size_t> next{0};
   std::atomic<bool> stop{false};
   auto worker = [&] {
-    for (std::size_t i; !stop && (i = next++) < grid.size();) {
+    for (std::size_t i; !stop && (i = next++) < mine.size();) {
       Done d;
       try {
-        attn::Trainer t(grid[i]);
+        attn::Trainer t(grid[mine[i]]);
         d.r = train(t, steps, eval, nullptr, "", [](const double*) {});
         d.qk_clips = t.qk_clips();
       } catch (...) {
@@ -562,7 +619,7 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
   };
   std::vector<std::thread> pool;
-  const std::size_t threads = std::min<std::size_t>(jobs, grid.size());
+  const std::size_t threads = std::min<std::size_t>(jobs, mine.size());
   Progress bar(err, progress);
   // Stops and joins the workers however this function is left (an unread stdout ends it early).
   struct Joiner {
@@ -574,17 +631,18 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
   } joiner{pool, stop};
   for (std::size_t k = 0; k < threads; ++k) pool.emplace_back(worker);
-  for (std::size_t i = 0; i < grid.size(); ++i) {
+  for (std::size_t m = 0; m < mine.size(); ++m) {
+    const std::size_t i = mine[m];
     const attn::TrainConfig& c = grid[i];
     Done d;
     {
       std::unique_lock<std::mutex> lock(mu);
-      cv.wait(lock, [&] { return done[i].ready; });
-      d = std::move(done[i]);
+      cv.wait(lock, [&] { return done[m].ready; });
+      d = std::move(done[m]);
     }
     if (d.error) std::rethrow_exception(d.error);
     const RunResult& r = d.r;
-    bar.show(i + 1, grid.size(), "runs",
+    bar.show(m + 1, mine.size(), "runs",
              "(dk " + std::to_string(c.dk) + " " + attn::divisor_option_label(c) + " " + attn::optimizer_name(c.optimizer) +
                  (lr_axis ? " lr " + csv_num(c.lr) : std::string()) + " done)");
     if (r.diverged) {

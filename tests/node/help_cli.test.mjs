@@ -15,7 +15,7 @@ import path from 'node:path';
 import { CLI, ROOT } from './paths.mjs';
 
 const run = (args) => spawnSync(CLI, args, { encoding: 'utf8', timeout: 60_000 });
-const COMMANDS = ['softmax', 'variance', 'attention', 'check', 'sample-qk', 'saturation', 'presets', 'train', 'sweep'];
+const COMMANDS = ['softmax', 'variance', 'attention', 'check', 'sample-qk', 'saturation', 'presets', 'train', 'sweep', 'merge'];
 
 /** The options `attnlab help COMMAND` lists: [{name, meta, type, range, def}]. */
 function options(command) {
@@ -66,6 +66,7 @@ const BASE = {
   check: [QK], 'sample-qk': ['--out', '/nonexistent-dir/x.npz'], saturation: ['--dk', '4', '--n', '4', '--samples', '2'],
   presets: [], train: ['--steps', '1', '--eval', '1', '--dk', '4', '--dmodel', '4', '--heads', '1'],
   sweep: ['--steps', '1', '--eval', '1', '--dks', '4', '--dmodel', '4', '--heads', '1', '--divisors', '1', '--optimizers', 'sgd'],
+  merge: [],
 };
 
 // An option that needs another one beside it.

@@ -236,7 +236,8 @@ std::string command_help(const CommandSpec& c) {
   }
   if (c.name == "train" || c.name == "sweep")
     s += "\n  --progress              progress on stderr even when it is not a terminal (a line a second)\n"
-         "  --quiet                 no progress (by default: on a terminal, once the work has run a second)";
+         "  --quiet                 no progress (by default: on a terminal, once the work has run a second) and no\n"
+         "                          estimate (by default: one line before a run or sweep of more than a minute)";
   s += "\n  --madd separate|fused   how the kernels' multiply-adds round (every command); default: separate\n"
        "  --help, -h              this text\n";
   return s;
@@ -265,7 +266,8 @@ std::string markdown_help() {
   }
   s += "\nEvery command also takes `--madd separate|fused` (how the kernels' multiply-adds round; default "
        "`separate`) and `--help`. `train` and `sweep` show progress on stderr on a terminal once the work has run a "
-       "second; `--progress` shows it elsewhere too (a line a second), `--quiet` never.\n";
+       "second; `--progress` shows it elsewhere too (a line a second), `--quiet` never. Before a run or sweep of more "
+       "than a minute they print its estimated time on stderr (from its first steps or first run).\n";
   return s;
 }
 

@@ -204,6 +204,7 @@ class Progress {
       : err_(err),
         tty_(isatty(STDERR_FILENO) == 1),
         on_(mode == ProgressMode::On || (mode == ProgressMode::Auto && tty_)),
+        quiet_(mode == ProgressMode::Off),
         start_(Clock::now()) {}
   // `done` of `total` `unit` ("steps", "runs"), and the text after it.
   void show(std::size_t done, std::size_t total, const char* unit, const std::string& text) {
@@ -230,6 +231,15 @@ class Progress {
     if (on_ && tty_ && drawn_) err_ << "\r\033[K" << std::flush;
   }
   bool on() const { return on_; }
+  // Once, unless --quiet: how long `what` will take in all, when that is more
+  // than a minute (issue 31), measured from the work done so far.
+  void estimate(double seconds, const std::string& what, const std::string& from) {
+    if (quiet_ || estimated_ || !(seconds > 60)) return;
+    estimated_ = true;
+    if (tty_ && drawn_) err_ << "\r\033[K";
+    err_ << "attnlab: " << what << " will take about " << duration(seconds) << " (estimated from " << from
+         << "; --quiet hides this)\n" << std::flush;
+  }
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -241,9 +251,9 @@ class Progress {
     return b;
   }
   std::ostream& err_;
-  bool tty_, on_;
+  bool tty_, on_, quiet_;
   Clock::time_point start_, last_{};
-  bool drawn_ = false;
+  bool drawn_ = false, estimated_ = false;
 };
 
 // --progress and --quiet: flags without a value, taken out of the arguments
@@ -291,6 +301,11 @@ RunResult train(attn::Trainer& t, std::size_t steps, std::size_t eval, Progress*
     if (r.first.empty()) r.first.assign(rows.begin(), rows.begin() + t.columns());
     for (std::size_t i = 0; i < rows.size(); i += t.columns()) on_row(rows.data() + i);
     const auto& m = t.latest();
+    if (bar && t.steps_done() < steps) {
+      const double ran = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      bar->estimate(ran * static_cast<double>(steps) / static_cast<double>(t.steps_done()), "this run",
+                    "its first " + std::to_string(t.steps_done()) + " steps");
+    }
     if (bar) bar->show(t.steps_done(), steps, "steps",
                        label + "loss " + csv_num(m[attn::kColLoss]) + " acc " + csv_num(m[attn::kColAccuracy]));
   }
@@ -642,6 +657,9 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     if (d.error) std::rethrow_exception(d.error);
     const RunResult& r = d.r;
+    if (m == 0)
+      bar.estimate(r.seconds * static_cast<double>(mine.size()) / static_cast<double>(threads),
+                   mine.size() == grid.size() ? "the sweep" : "this shard", "its first run");
     bar.show(m + 1, mine.size(), "runs",
              "(dk " + std::to_string(c.dk) + " " + attn::divisor_option_label(c) + " " + attn::optimizer_name(c.optimizer) +
                  (lr_axis ? " lr " + csv_num(c.lr) : std::string()) + " done)");

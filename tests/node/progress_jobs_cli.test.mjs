@@ -68,3 +68,22 @@ test('--progress: lines on stderr, a second apart, stdout the same bytes; --quie
   for (const l of s.stderr.trim().split('\n').filter(Boolean))
     assert.match(l, /^attnlab: \[[# ]{24}\] \d\/8 runs, [\d.e+]+ runs\/s, [\dhmins ]+ left \(dk \d+ \S+ (adam|sgd) done\)$/, l);
 });
+
+test('before a run of more than a minute, its estimate on stderr (not with --quiet)', async () => {
+  const { spawn } = await import('node:child_process');
+  const watch = (args, ms) => new Promise((resolve) => {
+    const p = spawn(CLI, args);
+    let err = '';
+    p.stdout.resume();
+    p.stderr.on('data', (d) => {
+      err += d;
+      if (/will take about/.test(err)) p.kill();
+    });
+    const timer = setTimeout(() => p.kill(), ms);
+    p.on('close', () => { clearTimeout(timer); resolve(err); });
+  });
+  // 100 000 steps of the default model: minutes here, known after its first 10 steps.
+  const err = await watch(['train', '--steps', '100000', '--format', 'csv'], 20_000);
+  assert.match(err, /^attnlab: this run will take about (\d+ h \d+ min|\d+ min \d+ s) \(estimated from its first 10 steps; --quiet hides this\)\n/);
+  assert.equal(await watch(['train', '--steps', '100000', '--format', 'csv', '--quiet'], 1500), '');
+});

@@ -238,8 +238,11 @@ std::string command_help(const CommandSpec& c) {
     s += "\n  --progress              progress on stderr even when it is not a terminal (a line a second)\n"
          "  --quiet                 no progress (by default: on a terminal, once the work has run a second) and no\n"
          "                          estimate (by default: one line before a run or sweep of more than a minute)";
-  s += "\n  --madd separate|fused   how the kernels' multiply-adds round (every command); default: separate\n"
-       "  --help, -h              this text\n";
+  s += "\n  --madd separate|fused   how the kernels' multiply-adds round (every command); default: separate\n";
+  if (c.name != "sample-qk")
+    s += "  --out FILE              write the output to FILE instead of stdout: whole, once the command has\n"
+         "                          succeeded, or not at all (a temporary file beside it, renamed into place)\n";
+  s += "  --help, -h              this text\n";
   return s;
 }
 
@@ -265,7 +268,8 @@ std::string markdown_help() {
     }
   }
   s += "\nEvery command also takes `--madd separate|fused` (how the kernels' multiply-adds round; default "
-       "`separate`) and `--help`. `train` and `sweep` show progress on stderr on a terminal once the work has run a "
+       "`separate`), `--out FILE` (the output written to FILE whole, once the command has succeeded, or not at all; "
+       "`sample-qk`'s `--out` is its archive) and `--help`. `train` and `sweep` show progress on stderr on a terminal once the work has run a "
        "second; `--progress` shows it elsewhere too (a line a second), `--quiet` never. Before a run or sweep of more "
        "than a minute they print its estimated time on stderr (from its first steps or first run).\n";
   return s;

@@ -2,6 +2,7 @@
 // stdout; any bad input is one line on stderr and exit status 2; output that
 // could not be written (stdout or --out) is one line and exit status 1.
 #include <exception>
+#include <memory>
 #include <iostream>
 #include <new>
 #include <string>
@@ -64,6 +65,29 @@ std::vector<std::string> take_madd(const std::vector<std::string>& argv) {
   return rest;
 }
 
+// --out FILE (every command but sample-qk, whose --out is its archive), taken
+// out of the arguments as --madd is; "" when not given.
+std::string take_out(std::vector<std::string>& argv) {
+  std::string path;
+  bool seen = false;
+  std::vector<std::string> rest;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i] != "--out") {
+      rest.push_back(argv[i]);
+      if (argv[i].rfind("--", 0) == 0 && i + 1 < argv.size()) rest.push_back(argv[++i]);
+      continue;
+    }
+    if (seen) throw attncli::UsageError("option '--out' given twice");
+    if (i + 1 >= argv.size() || argv[i + 1].empty()) throw attncli::UsageError("option '--out' needs a file name");
+    path = argv[++i];
+    seen = true;
+  }
+  argv.swap(rest);
+  return path;
+}
+
+int dispatch(const std::string& cmd, const std::vector<std::string>& rest);
+
 bool asks_help(const std::vector<std::string>& args) {
   for (const auto& a : args)
     if (a == "--help" || a == "-h") return true;
@@ -97,7 +121,26 @@ int run(const std::string& cmd, const std::vector<std::string>& all) {
     std::cout << attncli::command_help(*c);
     return 0;
   }
-  const std::vector<std::string> rest = take_madd(all);
+  std::vector<std::string> rest = take_madd(all);
+  // --out FILE: the output is written to FILE's temporary twin as it comes and
+  // renamed into place only when the command has succeeded (output.h).
+  std::unique_ptr<attncli::AtomicFile> file;
+  if (cmd != "sample-qk" && attncli::find_command(cmd)) {
+    const std::string path = take_out(rest);
+    if (!path.empty()) {
+      file = std::make_unique<attncli::AtomicFile>(path);
+      attncli::redirect_stdout(*file, path);
+    }
+  }
+  const int status = dispatch(cmd, rest);
+  if (file && status == 0) {
+    attncli::finish_stdout();
+    file->commit({});
+  }
+  return status;
+}
+
+int dispatch(const std::string& cmd, const std::vector<std::string>& rest) {
   if (cmd == "softmax") return attncli::run_softmax(rest, std::cout);
   if (cmd == "variance") return attncli::run_variance(rest, std::cout);
   if (cmd == "attention") return attncli::run_attention(rest, std::cin, std::cout);

@@ -57,6 +57,8 @@ class FdOutBuf : public std::streambuf {
 
 // Never destroyed: std::cout is flushed at exit, after main's locals are gone.
 FdOutBuf* stdout_buf = nullptr;
+// What descriptor 1 is, in messages: standard output, or --out's file.
+std::string stdout_name = "standard output";
 
 std::string reason(int error) { return error ? std::string(": ") + std::strerror(error) : ""; }
 
@@ -77,7 +79,13 @@ void guard_standard_streams() {
 
 void check_output(const std::ostream& out) {
   if (out) return;
-  throw OutputError("cannot write standard output" + reason(stdout_buf ? stdout_buf->error() : 0));
+  throw OutputError("cannot write " + stdout_name + reason(stdout_buf ? stdout_buf->error() : 0));
+}
+
+void redirect_stdout(AtomicFile& file, const std::string& name) {
+  std::cout.flush();
+  if (::dup2(file.fd(), STDOUT_FILENO) < 0) throw OutputError("cannot write '" + attn::escaped(name, 1024) + "'" + reason(errno));
+  stdout_name = "'" + attn::escaped(name, 1024) + "'";
 }
 
 void finish_stdout() {
@@ -87,7 +95,7 @@ void finish_stdout() {
   // failed write; descriptor 1 stays taken by /dev/null for the exit flush.
   const int copy = ::dup(STDOUT_FILENO);
   if (copy >= 0 && ::close(copy) != 0 && errno != EINTR)
-    throw OutputError("cannot write standard output" + reason(errno));
+    throw OutputError("cannot write " + stdout_name + reason(errno));
 }
 
 AtomicFile::AtomicFile(const std::string& path) : path_(path), target_(path) {

@@ -30,6 +30,13 @@ void finish_stdout();
 // as it goes checks after each line, so a long run stops when nobody reads it).
 void check_output(const std::ostream& out);
 
+// --out FILE (every command but sample-qk, whose --out is its archive): the
+// command's output goes to `file`'s temporary twin instead of stdout, as it is
+// written (no more memory than for stdout), and becomes `file` only once the
+// command has finished and every byte is synced; messages name the file.
+class AtomicFile;
+void redirect_stdout(AtomicFile& file, const std::string& name);
+
 // A file written whole or not at all. open() creates a temporary file beside
 // `path` (so a bad path fails before the work); commit() writes, syncs and
 // renames it over `path`. A run that fails before commit() leaves no file and
@@ -44,6 +51,7 @@ class AtomicFile {
   ~AtomicFile();  // removes the temporary file if commit() was not reached
 
   void commit(const std::vector<std::uint8_t>& bytes);
+  int fd() const { return fd_; }  // the temporary file's (or the device's) descriptor
 
  private:
   [[noreturn]] void fail(const std::string& what, int error);  // cleans up, then throws

@@ -116,7 +116,7 @@ function starts(args) {
     p.stdout.resume();
     p.stderr.on('data', (d) => {
       err += d;
-      if (/^attnlab: \[/m.test(err)) p.kill();
+      if (/^attnlab: \[[^\n]*\n/m.test(err)) p.kill();  // the whole line: stderr may come in pieces
     });
     p.on('close', (code, signal) => resolve({ code, signal, err }));
   });

@@ -77,7 +77,7 @@ test('before a run of more than a minute, its estimate on stderr (not with --qui
     p.stdout.resume();
     p.stderr.on('data', (d) => {
       err += d;
-      if (/will take about/.test(err)) p.kill();
+      if (/will take about[^\n]*\n/.test(err)) p.kill();  // the whole line: stderr may come in pieces
     });
     const timer = setTimeout(() => p.kill(), ms);
     p.on('close', () => { clearTimeout(timer); resolve(err); });

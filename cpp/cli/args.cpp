@@ -7,6 +7,45 @@ namespace attncli {
 
 using attn::escaped;  // every value echoed in a message: one line on stderr
 
+namespace {
+
+// Every occurrence of `name` (and its value when `with_value`), out of argv.
+std::vector<std::string> take(std::vector<std::string>& argv, const std::string& name, bool with_value,
+                              const std::string& needs) {
+  std::vector<std::string> found, rest;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i] == name) {
+      if (!with_value) {
+        found.emplace_back();
+        continue;
+      }
+      if (i + 1 >= argv.size()) throw UsageError("option '" + name + "' needs " + needs);
+      found.push_back(argv[++i]);
+      continue;
+    }
+    rest.push_back(argv[i]);
+    // Another option's value, whatever it reads ("--q --madd" names an array --madd), but never a flag.
+    if (argv[i].rfind("--", 0) == 0 && i + 1 < argv.size() && (with_value || argv[i + 1] != name))
+      rest.push_back(argv[++i]);
+  }
+  argv.swap(rest);
+  return found;
+}
+
+}  // namespace
+
+std::optional<std::string> take_option(std::vector<std::string>& argv, const std::string& name,
+                                       const std::string& needs) {
+  const std::vector<std::string> found = take(argv, name, true, needs);
+  if (found.size() > 1) throw UsageError("option '" + name + "' given twice");
+  if (found.empty()) return std::nullopt;
+  return found[0];
+}
+
+std::size_t take_flag(std::vector<std::string>& argv, const std::string& name) {
+  return take(argv, name, false, "").size();
+}
+
 Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& allowed) {
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];

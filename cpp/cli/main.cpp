@@ -42,25 +42,13 @@ int fail(const std::string& message, int status = 2) {
 }
 
 // Takes the option every command shares, --madd, out of the arguments and sets
-// the kernels' mode (kernels/madd.h); the rest go to the command. Walks them as
-// the commands read them: "--name value" pairs, anything else one at a time.
+// the kernels' mode (kernels/madd.h); the rest go to the command.
 std::vector<std::string> take_madd(const std::vector<std::string>& argv) {
-  std::vector<std::string> rest;
-  bool seen = false;
-  for (std::size_t i = 0; i < argv.size(); ++i) {
-    const bool option = argv[i].rfind("--", 0) == 0;
-    if (argv[i] != "--madd") {
-      rest.push_back(argv[i]);
-      if (option && i + 1 < argv.size()) rest.push_back(argv[++i]);
-      continue;
-    }
-    if (seen) throw attncli::UsageError("option '--madd' given twice");
-    if (i + 1 >= argv.size()) throw attncli::UsageError("option '--madd' needs a value");
-    const std::string& v = argv[++i];
-    if (v != "separate" && v != "fused")
-      throw attncli::UsageError("--madd must be 'separate' or 'fused', got '" + attn::escaped(v) + "'");
-    attn::set_madd_mode(v == "fused" ? attn::Madd::fused : attn::Madd::separate);
-    seen = true;
+  std::vector<std::string> rest = argv;
+  if (const auto v = attncli::take_option(rest, "--madd")) {
+    if (*v != "separate" && *v != "fused")
+      throw attncli::UsageError("--madd must be 'separate' or 'fused', got '" + attn::escaped(*v) + "'");
+    attn::set_madd_mode(*v == "fused" ? attn::Madd::fused : attn::Madd::separate);
   }
   return rest;
 }
@@ -68,22 +56,9 @@ std::vector<std::string> take_madd(const std::vector<std::string>& argv) {
 // --out FILE (every command but sample-qk, whose --out is its archive), taken
 // out of the arguments as --madd is; "" when not given.
 std::string take_out(std::vector<std::string>& argv) {
-  std::string path;
-  bool seen = false;
-  std::vector<std::string> rest;
-  for (std::size_t i = 0; i < argv.size(); ++i) {
-    if (argv[i] != "--out") {
-      rest.push_back(argv[i]);
-      if (argv[i].rfind("--", 0) == 0 && i + 1 < argv.size()) rest.push_back(argv[++i]);
-      continue;
-    }
-    if (seen) throw attncli::UsageError("option '--out' given twice");
-    if (i + 1 >= argv.size() || argv[i + 1].empty()) throw attncli::UsageError("option '--out' needs a file name");
-    path = argv[++i];
-    seen = true;
-  }
-  argv.swap(rest);
-  return path;
+  const auto path = attncli::take_option(argv, "--out", "a file name");
+  if (path && path->empty()) throw attncli::UsageError("option '--out' needs a file name");
+  return path.value_or("");
 }
 
 int dispatch(const std::string& cmd, const std::vector<std::string>& rest);

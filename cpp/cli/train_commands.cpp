@@ -154,7 +154,7 @@ std::vector<double> lrs_option(const Args& a) {
   return lrs;
 }
 
-// A work limit as a CLI refusal, before the first step (train_limits: kMaxTrainWork, kMaxSweepWork).
+// A work limit as a CLI refusal, before the first step (kCliMaxWork, and the core's a call: check_calls_fit).
 // A sweep's total work can pass 2^64 (a wrapped total passed the check).
 __extension__ typedef unsigned __int128 Work;
 
@@ -230,7 +230,6 @@ class Progress {
   void finish() {
     if (on_ && tty_ && drawn_) err_ << "\r\033[K" << std::flush;
   }
-  bool on() const { return on_; }
   // Once, unless --quiet: how long `what` will take in all, when that is more
   // than a minute (issue 31), measured from the work done so far.
   void estimate(double seconds, const std::string& what, const std::string& from) {
@@ -257,24 +256,11 @@ class Progress {
 };
 
 // --progress and --quiet: flags without a value, taken out of the arguments
-// (Args reads "--name value" pairs) before they are parsed.
+// (args.h) before Args reads the "--name value" pairs.
 ProgressMode take_progress(std::vector<std::string>& argv) {
-  ProgressMode m = ProgressMode::Auto;
-  std::vector<std::string> rest;
-  for (std::size_t i = 0; i < argv.size(); ++i) {
-    if (argv[i] == "--progress" || argv[i] == "--quiet") {
-      const ProgressMode want = argv[i] == "--progress" ? ProgressMode::On : ProgressMode::Off;
-      if (m != ProgressMode::Auto) throw UsageError("give --progress or --quiet once, not both or twice");
-      m = want;
-      continue;
-    }
-    rest.push_back(argv[i]);
-    // A value is never taken for a flag: "--seed --quiet" leaves --seed without one.
-    if (argv[i].rfind("--", 0) == 0 && i + 1 < argv.size() && argv[i + 1] != "--progress" && argv[i + 1] != "--quiet")
-      rest.push_back(argv[++i]);
-  }
-  argv.swap(rest);
-  return m;
+  const std::size_t on = take_flag(argv, "--progress"), off = take_flag(argv, "--quiet");
+  if (on + off > 1) throw UsageError("give --progress or --quiet once, not both or twice");
+  return on ? ProgressMode::On : off ? ProgressMode::Off : ProgressMode::Auto;
 }
 
 struct RunResult {

@@ -28,17 +28,17 @@ export const SAME_2D = [
 ];
 
 // ---------------------------------------------------------------- JS writers
-/** A .npy (version 1.0, '<f4', C order) written here from the format's spec. */
-export function npyBytes(values, shape) {
+/** A .npy (version 1.0, '<f4', or '<f8' with `bits` 64; C order) written here from the format's spec. */
+export function npyBytes(values, shape, bits = 32) {
   const dims = shape.join(', ') + (shape.length === 1 ? ',' : '');
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${dims}), }`;
+  let header = `{'descr': '<f${bits / 8}', 'fortran_order': False, 'shape': (${dims}), }`;
   const pad = (64 - ((10 + header.length + 1) % 64)) % 64;
   header += ' '.repeat(pad) + '\n';
-  const out = new Uint8Array(10 + header.length + 4 * values.length);
+  const out = new Uint8Array(10 + header.length + (bits / 8) * values.length);
   out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length & 255, header.length >> 8]);
   for (let i = 0; i < header.length; i++) out[10 + i] = header.charCodeAt(i);
   const dv = new DataView(out.buffer, 10 + header.length);
-  values.forEach((v, i) => dv.setFloat32(4 * i, v, true));
+  values.forEach((v, i) => (bits === 64 ? dv.setFloat64(8 * i, v, true) : dv.setFloat32(4 * i, v, true)));
   return out;
 }
 

@@ -197,19 +197,6 @@ test('bad scores: shape, NaN, inf, negative or unnormalised probabilities, both 
   assert.equal(r.heads[0].scale_fit.verdict, 'expected');
 });
 
-// A .npy of float64 values ('<f8'), for scores written by a float64 model.
-function npyBytes64(values, shape) {
-  const dims = shape.join(', ') + (shape.length === 1 ? ',' : '');
-  let header = `{'descr': '<f8', 'fortran_order': False, 'shape': (${dims}), }`;
-  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
-  const out = new Uint8Array(10 + header.length + 8 * values.length);
-  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length & 255, header.length >> 8]);
-  for (let i = 0; i < header.length; i++) out[10 + i] = header.charCodeAt(i);
-  const dv = new DataView(out.buffer, 10 + header.length);
-  values.forEach((v, i) => dv.setFloat64(8 * i, v, true));
-  return out;
-}
-
 // Issue 32, class 4: scores whose spread within rows is float rounding carry no
 // scale. Before the noise floor, probabilities all float32 1/6 gave
 // "c": 5.88e+33, "residual": 1, and other lengths c ≈ 8·10³² or null.
@@ -229,7 +216,7 @@ test('uniform and near-uniform rows of every length, float32 and float64, logits
     for (const [what, [kind, values]] of Object.entries(rows))
       for (const bits of [32, 64]) {
         const f = path.join(TMP, `uniform-${n}-${cases}.npy`);
-        fs.writeFileSync(f, bits === 32 ? npyBytes(values, [n, n]) : npyBytes64(values, [n, n]));
+        fs.writeFileSync(f, bits === 32 ? npyBytes(values, [n, n]) : npyBytes(values, [n, n], 64));
         const fit = report([t.q, t.k, `--${kind}`, f]).heads[0].scale_fit;
         const at = `n ${n}, ${what}, float${bits}: ${JSON.stringify(fit)}`;
         assert.equal(fit.verdict, 'uniform', at);
@@ -243,7 +230,7 @@ test('uniform and near-uniform rows of every length, float32 and float64, logits
   // Just above the floor, the fit is a fit: q·k / 10⁴ still gives c = 10⁴ (logits).
   const t = qk(1, 16, 16, 7);
   const f = path.join(TMP, 'far.npy');
-  fs.writeFileSync(f, npyBytes64(t.s.map((x) => x / 1e4), [16, 16]));
+  fs.writeFileSync(f, npyBytes(t.s.map((x) => x / 1e4), [16, 16], 64));
   const fit = report([t.q, t.k, '--logits', f]).heads[0].scale_fit;
   assert.notEqual(fit.verdict, 'uniform');
   close(fit.c, 1e4, 1e-3 * 1e4, 'c');

@@ -48,11 +48,11 @@ RowStats reference_stats(const std::vector<double>& s, double c) {
   return r;
 }
 
-// Replays the documented sampling order: per row, q then each key, one Rng(seed).
-std::vector<RowStats> replay_means(std::size_t dk, std::size_t m, std::size_t rows,
-                                   std::uint64_t seed, const std::vector<double>& divisors) {
+// Replays the documented sampling order: per row, q then each key, one
+// Rng(seed); calls row(s) with each row's m scores, dot products in double.
+void replay(std::size_t dk, std::size_t m, std::size_t rows, std::uint64_t seed,
+            const std::function<void(const std::vector<double>&)>& row) {
   attn::Rng rng(seed);
-  std::vector<RowStats> mean(divisors.size(), RowStats{0, 0, 0});
   std::vector<float> q(dk), k(dk);
   std::vector<double> s(m);
   for (std::size_t r = 0; r < rows; ++r) {
@@ -63,13 +63,21 @@ std::vector<RowStats> replay_means(std::size_t dk, std::size_t m, std::size_t ro
       for (std::size_t i = 0; i < dk; ++i) d += static_cast<double>(q[i]) * static_cast<double>(k[i]);
       s[j] = d;
     }
+    row(s);
+  }
+}
+
+std::vector<RowStats> replay_means(std::size_t dk, std::size_t m, std::size_t rows,
+                                   std::uint64_t seed, const std::vector<double>& divisors) {
+  std::vector<RowStats> mean(divisors.size(), RowStats{0, 0, 0});
+  replay(dk, m, rows, seed, [&](const std::vector<double>& s) {
     for (std::size_t c = 0; c < divisors.size(); ++c) {
       const RowStats st = reference_stats(s, divisors[c]);
       mean[c].max_prob += st.max_prob / static_cast<double>(rows);
       mean[c].entropy += st.entropy / static_cast<double>(rows);
       mean[c].jacobian += st.jacobian / static_cast<double>(rows);
     }
-  }
+  });
   return mean;
 }
 
@@ -79,18 +87,8 @@ struct RowValues {
 };
 std::vector<RowValues> replay_rows(std::size_t dk, std::size_t m, std::size_t rows, std::uint64_t seed,
                                    const std::vector<double>& divisors) {
-  attn::Rng rng(seed);
   std::vector<RowValues> out(divisors.size());
-  std::vector<float> q(dk), k(dk);
-  std::vector<double> s(m);
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (auto& x : q) x = static_cast<float>(rng.normal());
-    for (std::size_t j = 0; j < m; ++j) {
-      for (auto& x : k) x = static_cast<float>(rng.normal());
-      double d = 0;
-      for (std::size_t i = 0; i < dk; ++i) d += static_cast<double>(q[i]) * static_cast<double>(k[i]);
-      s[j] = d;
-    }
+  replay(dk, m, rows, seed, [&](const std::vector<double>& s) {
     for (std::size_t c = 0; c < divisors.size(); ++c) {
       out[c].jacobian.push_back(reference_stats(s, divisors[c]).jacobian);
       // p_0 (1 - p_0) with 1 - p_0 as the sum of the other weights.
@@ -104,7 +102,7 @@ std::vector<RowValues> replay_rows(std::size_t dk, std::size_t m, std::size_t ro
       }
       out[c].target.push_back(std::exp((s[0] - mx) / divisors[c]) / sum * (others / sum));
     }
-  }
+  });
   return out;
 }
 

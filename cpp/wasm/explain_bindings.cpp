@@ -12,6 +12,7 @@
 #include "explain/saturation.h"
 #include "explain/softmax.h"
 #include "glue.h"
+#include "saturation_js.h"
 #include "kernels/dot.h"
 
 using namespace emscripten;
@@ -58,46 +59,6 @@ Status sample_score_row_js(double dk, double m, double seed, std::uintptr_t scor
                      seed_arg(seed), ptr<float>(scores));
   });
 }
-
-// The saturation explorer's Monte Carlo at one d_k, drawn in batches: the
-// running means and standard errors come from the core's session, never
-// merged in JS. configure's divisors: n doubles in wasm memory; stats(out)
-// writes 6 doubles per divisor (max prob, entropy and Jacobian norm, each as
-// mean and standard error).
-class SaturationJs {
- public:
-  Status configure(double dk, double m, double seed, std::uintptr_t divisors, double n) {
-    return guarded([&] {
-      session_.reset();  // a failed configure leaves no session behind
-      using namespace limits;
-      session_ = std::make_unique<SaturationSession>(
-          size_arg("dk", dk, 1, kMaxDk), size_arg("m", m, 1, kMaxSeqLen), seed_arg(seed),
-          ptr<const double>(divisors), size_arg("divisors", n, 1, kMaxSaturationDivisors));
-    });
-  }
-  Status draw(double rows) {
-    return guarded([&] { require().draw(size_arg("rows", rows, 1, kMaxSaturationRows)); });
-  }
-  double rows() const { return session_ ? static_cast<double>(session_->rows()) : 0; }
-  Status stats(std::uintptr_t out) {
-    return guarded([&] {
-      double* o = ptr<double>(out);
-      for (const auto& s : require().stats()) {
-        for (const MeanSe x : {s.max_prob, s.entropy, s.jacobian_norm}) {
-          *o++ = x.mean;
-          *o++ = x.se;
-        }
-      }
-    });
-  }
-
- private:
-  SaturationSession& require() {
-    if (!session_) throw ArgumentError("session", "state", "", "configure() must succeed before use");
-    return *session_;
-  }
-  std::unique_ptr<SaturationSession> session_;
-};
 
 // The q·k Monte Carlo as JS sees its options (numbers arrive as doubles).
 struct QkOptions {
@@ -172,12 +133,7 @@ EMSCRIPTEN_BINDINGS(attnlab_explain) {
 
   function("sampleScoreRow", &sample_score_row_js);
   function("checkScoreRow", &check_score_row_js);
-  class_<SaturationJs>("SaturationSession")
-      .constructor<>()
-      .function("configure", &SaturationJs::configure)
-      .function("draw", &SaturationJs::draw)
-      .function("rows", &SaturationJs::rows)
-      .function("stats", &SaturationJs::stats);
+  SaturationJs<false>::bind();
 
   value_object<QkOptions>("QkOptions")
       .field("dk", &QkOptions::dk)

@@ -16,6 +16,7 @@
 #include "explain/saturation.h"
 #include "glue.h"
 #include "presets_js.h"
+#include "saturation_js.h"
 
 using namespace emscripten;
 
@@ -118,6 +119,8 @@ EMSCRIPTEN_BINDINGS(attnlab_presets) {
   using namespace attn::wasm;
 
   function("presets", &presets_val);
+  // The saturation explorer's distribution view runs its sweep here (saturation_js.h).
+  SaturationJs<true>::bind();
 
   value_object<MeanSe>("MeanSe").field("mean", &MeanSe::mean).field("se", &MeanSe::se);
   value_object<SaturationStats>("SaturationStats")

@@ -672,6 +672,82 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     await page.close();
   });
 
+  test('saturation: the sentence about the gradient is the table’s numbers at the reader’s d_k and threshold; the norm against the scale is not monotone', { timeout: TIMEOUT }, async () => {
+    const page = await openPage('sat.seed=9');
+    await waitFor(page, () => document.querySelector('attn-saturation').dataset.sweep === 'done', 'the saturation sweep', null, 40_000);
+    // The distribution view loads when it reaches the screen, and sweeps the same rows in the presets' module.
+    assert.equal(await page.$('#sat-dist .sat-dist'), null, 'not loaded before it is reached');
+    await page.locator('#sat-dist').scrollIntoViewIfNeeded();
+    await waitFor(page, () => document.querySelector('#sat-dist .sat-dist')?.dataset.sweep === 'done', 'the distribution sweep', null, 40_000);
+    await openDetails(page, 'sat-dist-table');
+    const table = () => page.$$eval('#sat-dist-table tbody tr', (trs) => trs.map((tr) => ({
+      dk: Number(tr.dataset.dk), div: tr.dataset.div, c: Number(tr.cells[1].textContent.replace(/,/g, '')),
+      ...Object.fromEntries([...tr.querySelectorAll('td[data-stat]')].map((td) => [td.dataset.stat, Number(td.dataset.mean ?? td.dataset.value)])),
+    })));
+    // The page's numbers: 0.177, 2.4 × 10⁻⁵, 1,024.
+    const SUP = { '⁻': '-', '⁰': 0, '¹': 1, '²': 2, '³': 3, '⁴': 4, '⁵': 5, '⁶': 6, '⁷': 7, '⁸': 8, '⁹': 9 };
+    const num = (t) => {
+      const e = t.trim().match(/^([\d.]+) × 10([⁻⁰-⁹¹²³]+)$/);
+      return e ? Number(e[1]) * 10 ** Number([...e[2]].map((c) => SUP[c]).join('')) : Number(t.replace(/,/g, ''));
+    };
+    // A percentage, or "<0.01%": the share to 0.01%.
+    const share = (got, want, what) => {
+      if (got.startsWith('<')) assert.ok(want > 0 && want < 0.00005, `${what}: ${got} for ${want}`);
+      else close(Number(got) / 100, want, 5e-5 + 1e-12, what);
+    };
+    // The same rows as the curves above: the same mean Jacobian norms, to the last bit.
+    await openDetails(page, 'sat-curve-table');
+    const curves = await page.$$eval('#sat-curve-table tbody tr', (trs) => trs.map((tr) => [`${tr.dataset.dk}|${tr.dataset.div}`, tr.querySelector('td[data-stat=jacobianNorm]').dataset.mean]));
+    const dists = await page.$$eval('#sat-dist-table tbody tr', (trs) => trs.map((tr) => [`${tr.dataset.dk}|${tr.dataset.div}`, tr.querySelector('td[data-stat=jacobianNorm]').dataset.value]));
+    assert.equal(dists.length, 13 * 5, "13 d_k points, 5 divisors (the custom c = 4 among them)");
+    assert.deepEqual(dists, curves);
+    const seen = new Set();
+    for (const [dk, thr] of [[4, 3], [64, 3], [1024, 3], [1024, 6], [64, 1]]) {
+      await page.fill('#sat-dk-number', String(dk));
+      await page.selectOption('#sat-thr', String(thr));
+      await until(() => page.getAttribute('#sat-grad-note', 'data-dk'), (d) => d === String(dk));
+      const rows = await table();
+      const at = (div) => rows.find((r) => r.dk === dk && r.div === div);
+      const [a, b] = [at('1'), at('sqrt')];
+      const text = await page.textContent('#sat-grad-note');
+      const sup = '¹²³⁴⁵⁶⁷⁸'[thr - 1];
+      const m = text.match(new RegExp(`^At dₖ = ([\\d,]+) with m = 16 keys, divided by 1: mean Jacobian norm ([\\d.]+), median ([^;]+); (<?[\\d.]+)% of rows pass back less than 10⁻${sup}, and in (<?[\\d.]+)% of rows a key taken as the answer gets p\\(1 − p\\) below 10⁻${sup}\\. Divided by √dₖ: mean ([\\d.]+), median ([\\d.]+), (<?[\\d.]+)% and (<?[\\d.]+)%\\. So here`));
+      assert.ok(m, `dk ${dk}, 10^-${thr}: ${text}`);
+      const [, dkText, mean1, med1, rows1, target1, mean2, med2, rows2, target2] = m;
+      assert.equal(num(dkText), dk);
+      // Three significant digits for means, two for medians, percentages to 0.01.
+      close(Number(mean1), a.jacobianNorm, 5e-3 * a.jacobianNorm, `dk ${dk}: mean, unscaled`);
+      close(Number(mean2), b.jacobianNorm, 5e-3 * b.jacobianNorm, `dk ${dk}: mean, √d_k`);
+      if (a.jacobianMedian > 0) close(num(med1), a.jacobianMedian, 0.05 * a.jacobianMedian, `dk ${dk}: median, unscaled`);
+      else assert.equal(med1, 'below 10⁻⁴⁰');
+      close(num(med2), b.jacobianMedian, 0.05 * b.jacobianMedian, `dk ${dk}: median, √d_k`);
+      for (const [got, want, what] of [[rows1, a.jacobianBelow, 'rows, unscaled'], [target1, a.targetBelow, 'target, unscaled'],
+        [rows2, b.jacobianBelow, 'rows, √d_k'], [target2, b.targetBelow, 'target, √d_k']])
+        share(got, want, `dk ${dk}, 10^-${thr}: ${what}`);
+      // The conclusion is the one the unscaled numbers give, and says so.
+      const state = a.jacobianBelow > 0.5 ? 'rows' : a.targetBelow > 0.5 ? 'target' : 'none';
+      assert.equal(await page.getAttribute('#sat-grad-note', 'data-state'), state, `dk ${dk}, 10^-${thr}: ${text}`);
+      assert.match(text, { rows: /most rows pass back almost nothing/, target: /most rows still pass back gradient, but/, none: /is not near 0/ }[state]);
+      seen.add(state);
+      // The scaled rows pass gradient in every row at these thresholds.
+      assert.ok(b.jacobianBelow < 0.01, `√d_k at ${dk}: ${b.jacobianBelow} of rows below 10^-${thr}`);
+    }
+    // The three cases all occur: at d_k 4 nothing is near 0, at 64 the answer's key, at 1024 most rows (10⁻³).
+    assert.deepEqual([...seen].sort(), ['none', 'rows', 'target']);
+    // The norm against the scale √d_k / c: largest in the middle, lower at both ends.
+    const pts = (await table()).map((r) => ({ s: Math.sqrt(r.dk) / r.c, j: r.jacobianNorm })).sort((x, y) => x.s - y.s);
+    const top = pts.reduce((x, y) => (y.j > x.j ? y : x));
+    assert.ok(top.s > 0.5 && top.s < 8, `the largest mean norm ${top.j} at scale ${top.s}`);
+    assert.ok(pts[0].j < top.j - 0.03 && pts[pts.length - 1].j < top.j - 0.2, `ends ${pts[0].j}, ${pts[pts.length - 1].j}, top ${top.j}`);
+    assert.equal(await page.$$eval('#sat-chart-scale .uchart-plot svg path[fill]:not([fill="none"]):not([display])', (ps) => ps.filter((p) => (p.getAttribute('d') ?? '').length > 0).length), 4,
+      'four divisors’ points (the custom one hidden)');
+    // In Chinese: the same sentence, computed, with no English left.
+    await page.selectOption('#lang-select', 'zh');
+    const zh = await until(() => page.textContent('#sat-grad-note'), (t) => /^在 dₖ = 64、m = 16 个键时/.test(t));
+    assert.doesNotMatch(zh, /[A-Za-z]{3,}/, zh);
+    await page.close();
+  });
+
   test('saturation: the sequence-length view (lazy): against n, √d_k spreads like ln n and the log-n divisor stays sharp; a bad s is a sentence', { timeout: TIMEOUT }, async () => {
     const page = await openPage('sat.seed=9&sat.dk=64');
     await page.click('#sat-length');

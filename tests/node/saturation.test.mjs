@@ -8,12 +8,22 @@ import assert from 'node:assert/strict';
 import { loadWasm } from './paths.mjs';
 
 const builds = { simd: await loadWasm('explain', 'simd'), scalar: await loadWasm('explain', 'scalar') };
+// The same session with the distribution over rows (cpp/wasm/saturation_js.h),
+// in the presets' module: what the saturation explorer's distribution view runs.
+const distBuilds = { simd: await loadWasm('presets', 'simd'), scalar: await loadWasm('presets', 'scalar') };
+
+// Doubles per divisor: 3 × (mean, se); with the distribution also the median
+// (estimate, lo, hi), key 0's p(1 - p) (mean, se), then for k = 1..8 the
+// shares below 10⁻ᵏ of the norm and of p(1 - p).
+const PER = 6;
+const PER_DIST = 27;
 
 // A session at one d_k, `batches` drawn one after another; the first error met, or the stats.
 function saturation(M, dk, m, batches, seed, divisors) {
-  const dp = M._malloc(8 * Math.max(1, divisors.length));
-  const op = M._malloc(48 * Math.max(1, divisors.length));
   const s = new M.SaturationSession();
+  const per = s.perDivisor();
+  const dp = M._malloc(8 * Math.max(1, divisors.length));
+  const op = M._malloc(8 * per * Math.max(1, divisors.length));
   try {
     M.HEAPF64.set(divisors, dp / 8);
     const configured = s.configure(dk, m, seed, dp, divisors.length);
@@ -23,7 +33,7 @@ function saturation(M, dk, m, batches, seed, divisors) {
       if (drawn.error) return drawn;
     }
     const r = s.stats(op);
-    return { ...r, rows: s.rows(), out: M.HEAPF64.slice(op / 8, op / 8 + 6 * divisors.length) };
+    return { ...r, rows: s.rows(), per, out: M.HEAPF64.slice(op / 8, op / 8 + per * divisors.length) };
   } finally {
     s.delete();
     M._free(dp);
@@ -32,13 +42,39 @@ function saturation(M, dk, m, batches, seed, divisors) {
 }
 
 test('SaturationSession: mean and standard error of three statistics per divisor', () => {
-  for (const M of Object.values(builds)) {
+  for (const M of [...Object.values(builds), ...Object.values(distBuilds)]) {
     const r = saturation(M, 64, 16, 50, 7, [1, 8, 64]);
     assert.equal(r.error, '');
+    const P = r.per;
     const [mp1, se1, h1, , j1] = r.out;
     assert.ok(mp1 > 1 / 16 && mp1 <= 1 && se1 > 0 && h1 >= 0 && h1 <= Math.log(16) && j1 > 0);
     // Dividing by more spreads the row: the largest probability falls with the divisor.
-    assert.ok(r.out[0] > r.out[6] && r.out[6] > r.out[12], `max probs ${r.out[0]}, ${r.out[6]}, ${r.out[12]}`);
+    assert.ok(r.out[0] > r.out[P] && r.out[P] > r.out[2 * P], `max probs ${r.out[0]}, ${r.out[P]}, ${r.out[2 * P]}`);
+  }
+  // The distribution view's means are the curves' to the last bit: the same rows.
+  for (const b of ['simd', 'scalar']) {
+    const curves = saturation(builds[b], 64, 16, [13, 37], 7, [1, 8, 64]);
+    const dist = saturation(distBuilds[b], 64, 16, [50], 7, [1, 8, 64]);
+    assert.equal(curves.per, PER);
+    assert.equal(dist.per, PER_DIST);
+    for (let c = 0; c < 3; c++)
+      assert.deepEqual(Array.from(dist.out.slice(PER_DIST * c, PER_DIST * c + PER)), Array.from(curves.out.slice(PER * c, PER * (c + 1))), `${b}, divisor ${c}`);
+  }
+  for (const M of Object.values(distBuilds)) {
+    const r = saturation(M, 64, 16, 50, 7, [1, 8, 64]);
+    for (let c = 0; c < 3; c++) {
+      const x = r.out.slice(PER_DIST * c, PER_DIST * (c + 1));
+      const [est, lo, hi, target] = [x[6], x[7], x[8], x[9]];
+      assert.ok(lo <= est && est <= hi && hi / lo < 1.024, `median ${lo} ${est} ${hi}`);
+      assert.ok(target > 0 && target <= 0.25, `p(1 - p) ${target}`);
+      // Shares: counts of 50 rows, never more below a smaller threshold.
+      for (let k = 1; k <= 8; k++)
+        for (const w of [0, 1]) {
+          const share = x[11 + 2 * (k - 1) + w];
+          assert.ok(Number.isInteger(Math.round(share * 50 * 1e6) / 1e6) && share >= 0 && share <= 1, `share ${share}`);
+          if (k > 1) assert.ok(share <= x[11 + 2 * (k - 2) + w], `k ${k}: ${share} above 10^-${k - 1}'s`);
+        }
+    }
   }
   const a = saturation(builds.simd, 256, 32, 20, 11, [1, 16]).out;
   const b = saturation(builds.scalar, 256, 32, 20, 11, [1, 16]).out;
@@ -46,7 +82,7 @@ test('SaturationSession: mean and standard error of three statistics per divisor
 });
 
 test('SaturationSession: batches of any sizes give the numbers of one draw of their total', () => {
-  for (const M of Object.values(builds)) {
+  for (const M of [...Object.values(builds), ...Object.values(distBuilds)]) {
     const whole = saturation(M, 64, 16, 37, 5, [1, 8, 64]);
     const parts = saturation(M, 64, 16, [1, 5, 20, 11], 5, [1, 8, 64]);
     assert.equal(whole.error, '');

@@ -51,7 +51,7 @@ defineStrings('page', {
     'saturation.intro':
       'Sample one query and m keys in dₖ dimensions and put the m scores through softmax. Choose what to divide them by, then move dₖ: unscaled, the row turns one-hot; divided by √dₖ, it stays spread out. Below, the same statistics averaged over many sampled rows, for every divisor at once.',
     'saturation.outro':
-      'Read the curves from left to right. Divided by 1 or 2, the largest probability climbs towards 1 and the entropy falls as dₖ grows. The mean Jacobian norm falls too, but slowly, roughly like 1/√dₖ, and it is not near 0 at any dₖ shown: at initialisation saturation puts the weight on a key chosen by chance, and the gradient is still there. What freezes the rows is what the training steps do next (section 6). Divided by √dₖ, all three stay flat. Divided by dₖ, the scores shrink towards 0 and the row drifts towards uniform, which also weakens attention: it can no longer single out a key.',
+      'Read the curves from left to right. Divided by 1 or 2, the largest probability climbs towards 1 and the entropy falls as dₖ grows. The mean Jacobian norm falls slowly, and the mean hides the rows: the median and the shares below the threshold show how many rows pass back almost nothing, and the sentence under those charts says, from their numbers, whether the gradient is near 0 at the dₖ you chose. Saturation at initialisation puts the weight on a key chosen by chance; what freezes the rows during training is what the steps do next (section 6). Divided by √dₖ, every curve stays flat. Divided by dₖ, the scores shrink towards 0 and the row drifts towards uniform, which also weakens attention: it can no longer single out a key.',
     'training.heading': 'The scale factor in training',
     'training.intro':
       'The chain ends with “the model cannot learn”. Check that last link here: Start trains two small attention models at dₖ = 256, one dividing the scores by √dₖ = 16 and one not dividing them, from the same data and the same initial weights, on your machine, in seconds. Watch the loss and accuracy curves; when the runs end, a sentence below says how far each got.',
@@ -143,7 +143,7 @@ defineStrings('page', {
     'saturation.intro':
       '在 dₖ 维空间中抽取一个查询和 m 个键，把 m 个分数送入 softmax。选择除数，再调节 dₖ：不缩放时这一行趋于独热；除以 √dₖ 后则保持分散。下方是对大量抽样行取平均后的同样统计量，所有除数同时计算。',
     'saturation.outro':
-      '从左往右看这些曲线。除以 1 或 2 时，随着 dₖ 增大，最大概率趋向 1，熵随之下降。平均雅可比范数也在下降，但很慢，大约按 1/√dₖ 变化，在图中任何 dₖ 处都不接近 0：初始化时的饱和把权重放在偶然选中的键上，梯度仍然存在。让各行冻结的是随后的训练步（第 6 节）。除以 √dₖ 时，三者都保持平稳。除以 dₖ 时，分数缩向 0，这一行趋于均匀分布，注意力同样变弱：它再也无法突出某一个键。',
+      '从左往右看这些曲线。除以 1 或 2 时，随着 dₖ 增大，最大概率趋向 1，熵随之下降。雅可比范数的均值下降得很慢，而且均值掩盖了各行的差别：中位数和低于阈值的比例显示有多少行几乎回传不了梯度，图下的那句话根据这些数字说明，在你选的 dₖ 下梯度是否接近 0。初始化时的饱和把权重放在偶然选中的键上；训练中让各行冻结的是随后的训练步（第 6 节）。除以 √dₖ 时，每条曲线都保持平稳。除以 dₖ 时，分数缩向 0，这一行趋于均匀分布，注意力同样变弱：它再也无法突出某一个键。',
     'training.heading': '训练中的缩放因子',
     'training.intro':
       '这条链的最后一环是“模型学不动”。在这里直接检验它：按“开始”会在 dₖ = 256 时训练两个小型注意力模型，一个把分数除以 √dₖ = 16，一个不除，数据与初始权重相同，在你的机器上数秒内完成。观察损失与准确率曲线；训练结束后，下方会用一句话说明两者各达到了什么程度。',

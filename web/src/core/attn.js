@@ -158,24 +158,29 @@ function satOpen(M, opts) {
 
 /**
  * Draw `rows` more rows (0 draws none); the running mean and standard error
- * of each statistic over every row so far, per divisor, from the core.
- * @returns {{rows: number, stats: {divisor, maxProb: {mean, se}, entropy: {mean, se}, jacobianNorm: {mean, se}}[]}}
+ * of each statistic over every row so far, per divisor, from the core. From
+ * the presets' module, whose session keeps the distribution over rows, each
+ * divisor also has `dist`: the core's further numbers in its layout
+ * (cpp/wasm/saturation_js.h; read by widgets/saturation-dist.js).
+ * @returns {{rows: number, stats: {divisor, maxProb: {mean, se}, entropy: {mean, se}, jacobianNorm: {mean, se}, dist?: number[]}[]}}
  */
 function satDraw(M, id, rows) {
   const s = session(id);
   requireNumber('rows', rows);
   if (rows > 0) check(s.draw(rows));
   const n = s.divisors;
-  return withAlloc(M, [n.length * 6 * 8], (op) => {
+  const per = s.perDivisor();
+  return withAlloc(M, [n.length * per * 8], (op) => {
     check(s.stats(op));
-    const o = M.HEAPF64.slice(op / 8, op / 8 + n.length * 6);
+    const o = M.HEAPF64.slice(op / 8, op / 8 + n.length * per);
     return {
       rows: s.rows(),
       stats: Array.from(n, (divisor, c) => ({
         divisor,
-        maxProb: { mean: o[6 * c], se: o[6 * c + 1] },
-        entropy: { mean: o[6 * c + 2], se: o[6 * c + 3] },
-        jacobianNorm: { mean: o[6 * c + 4], se: o[6 * c + 5] },
+        maxProb: { mean: o[per * c], se: o[per * c + 1] },
+        entropy: { mean: o[per * c + 2], se: o[per * c + 3] },
+        jacobianNorm: { mean: o[per * c + 4], se: o[per * c + 5] },
+        ...(per > 6 && { dist: Array.from(o.subarray(per * c + 6, per * (c + 1))) }),
       })),
     };
   });

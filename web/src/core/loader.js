@@ -2,7 +2,7 @@
 // feature detection: the relaxed-SIMD (FMA) build where the browser validates
 // relaxed SIMD, else SIMD128 where it validates SIMD, else scalar. Each build
 // gives the CLI's numbers for a seed, the relaxed one with the CLI's --madd
-// for how this engine runs relaxed_madd (buildInfo().madd; README, "Which
+// for how this engine runs relaxed_madd (buildInfo().madd; docs/benchmarks.md, "Which
 // build runs"). Each page's feature has a module of its own (explain for
 // index.html, check, lab, bench), so a page downloads only the core code it runs.
 //
@@ -32,6 +32,12 @@ const MODULES = {
     simd: () => import('../wasm/attnlab_lab_simd.js'),
     scalar: () => import('../wasm/attnlab_lab_scalar.js'),
   },
+  // The presets table's module, also the saturation explorer's distribution view's.
+  presets: {
+    relaxed: () => import('../wasm/attnlab_presets_relaxed.js'),
+    simd: () => import('../wasm/attnlab_presets_simd.js'),
+    scalar: () => import('../wasm/attnlab_presets_scalar.js'),
+  },
   bench: {
     relaxed: () => import('../wasm/attnlab_bench_relaxed.js'),
     simd: () => import('../wasm/attnlab_bench_simd.js'),
@@ -57,7 +63,7 @@ const loaded = new Map(); // feature -> {build, promise}
 
 /**
  * The feature's Emscripten Module, loaded once per feature (memoised promise).
- * @param {'explain'|'check'|'lab'|'bench'} feature
+ * @param {'explain'|'check'|'lab'|'bench'|'presets'} feature
  * @param {'auto'|'relaxed'|'simd'|'scalar'} build  only the first call's choice counts
  */
 export function loadModule(feature, build = 'auto') {

@@ -4,7 +4,11 @@
 // unscaled and divided by the chosen divisor, as bars; and, against d_k, the
 // expected largest probability, entropy and softmax Jacobian norm for every
 // divisor (Monte Carlo in the core's saturation_point, one call per chunk of
-// rows, streamed from the worker), with the current d_k marked. The
+// rows, streamed from the worker), with the current d_k marked. The mean hides
+// the rows (issue 30): saturation-dist.js shows the distribution over rows
+// (median norm, shares below a threshold, the norm against the scores' scale,
+// a sentence at the reader's d_k) from a sweep of the same rows in the
+// presets' module, loaded when its place nears the screen. The
 // sequence-length view (n on the x axis, the log-n divisor) is
 // saturation-length.js, loaded at the button's click.
 //
@@ -13,16 +17,16 @@
 // prefix, e.g. "sat"), id-prefix (default "sat").
 import { t } from '../i18n.js';
 import { DASH, fixed, int, num, percent } from '../format.js';
-import { dataTable, fillTable, h, setFieldError } from '../dom.js';
+import { dataTable, fillTable, h, setFieldError, whenNear } from '../dom.js';
 import { parseNumber } from '../parse.js';
 import { randomSeed, readState, writeState } from '../state.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { createChart } from './chart.js';
+import { SWEEP_DKS, sweepDks } from './saturation-sweep.js';
 import './saturation-strings.js';
 
 const DK_LOG2_MAX = 12; // d_k = 1 .. 4096
 const M_LOG2 = [1, 9]; // m = 2 .. 512
-const SWEEP_DKS = Array.from({ length: DK_LOG2_MAX + 1 }, (_, i) => 2 ** i);
 // Divisors on the curves: [key, spec for the core's resolveDivisor, palette colour, dash].
 const CURVES = [
   ['1', '1', 'c-unscaled', null],
@@ -32,19 +36,13 @@ const CURVES = [
   ['custom', null, 'c-custom', [1, 3]],
 ];
 const STATS = ['maxProb', 'entropy', 'jacobianNorm'];
-// Monte Carlo budget, in normal draws (about 20 ns each in the worker): a call
-// is at most CHUNK (≲ 50 ms), a d_k point at most POINT (≲ 100 ms).
-const CHUNK = 2.5e6;
-const POINT = 5e6;
-const MIN_ROWS = 8;
-const MAX_ROWS = 4000;
-
 const SPECS = {
   dk: { type: 'int', min: 1, max: 2 ** DK_LOG2_MAX, def: 64 },
   div: { type: 'enum', values: CURVES.map((c) => c[0]), def: 'sqrt' },
   c: { type: 'number', min: 0, minOpen: true, max: 1e12, def: 4 },
   m: { type: 'int', min: 2, max: 512, def: 16 },
   seed: { type: 'int', min: 0, max: 2 ** 32 - 1, def: 1 },
+  thr: { type: 'int', min: 1, max: 8, def: 3 },  // "near 0": below 10^-thr (saturation-dist.js)
 };
 
 const log2Clamp = (x, lo, hi) => String(Math.min(hi, Math.max(lo, Math.round(Math.log2(x)))));
@@ -144,6 +142,10 @@ class AttnSaturation extends AttnElement {
       c.el.id = I(`chart-${stat}`);
       return { stat, c };
     });
+    // The distribution view's place, about its height kept while it loads.
+    this.distSlot = h('div', { id: I('dist') });
+    this.distSlot.style.minHeight = '52rem';
+    this.dist = null;
     this.curveTable = dataTable(I('curve-table'));
     this.curveTable.details.addEventListener('toggle', () => this.renderCurveTable());
 
@@ -158,7 +160,8 @@ class AttnSaturation extends AttnElement {
       this.curvesNote,
       this.progress,
       h('div', { class: 'curve-charts' }, this.charts.map((x) => x.c.el)),
-      this.curveTable.details);
+      this.curveTable.details,
+      this.distSlot);
 
     // ---- events ----
     this.dkRange.addEventListener('input', () => timed('sat.input', () => {
@@ -220,8 +223,28 @@ class AttnSaturation extends AttnElement {
     this.runSweep(); // a link's sat.x=n opens the n view: the page's main.js asks for it
   }
 
+  // Outside the first load (the embed's gzip budget), like the length view.
+  loadDist() {
+    return this.distLoading ??= import('./saturation-dist.js').then((m) => {
+      this.dist = new m.SaturationDist(this, CURVES);
+      this.distSlot.replaceChildren(this.dist.el);
+      this.distSlot.style.minHeight = '';
+      this.dist.relabel();
+    });
+  }
+
+  /** The reader picked the distribution view's threshold, 10^-k. */
+  distThreshold(k) {
+    this.v.thr = k;
+    this.changed({});
+    this.dist?.relabel();
+  }
+
   // Outside the first load (the embed's gzip budget): fetched when asked for.
   loadLength() {
+    // The length view runs sweeps of its own, without the distribution.
+    this.distSlot.hidden = true;
+    this.dist?.stop();
     return import('./saturation-length.js').then((m) => m.extend(this, CURVES, fmtStat));
   }
 
@@ -249,6 +272,7 @@ class AttnSaturation extends AttnElement {
   // its session); back in it, the sweep starts again.
   stopWork() {
     this.sweepGen++;
+    this.dist?.stop();
   }
 
   resumeWork() {
@@ -273,7 +297,7 @@ class AttnSaturation extends AttnElement {
   }
 
   changed({ row = false, sweep = false, highlight = false }) {
-    writeState(this.statePrefix, { dk: this.v.dk, div: this.v.div, c: this.v.c, m: this.v.m, seed: this.v.seed });
+    writeState(this.statePrefix, { dk: this.v.dk, div: this.v.div, c: this.v.c, m: this.v.m, seed: this.v.seed, thr: this.v.thr });
     this.announce(this.state());
     if (row) this.updateRow();
     if (sweep) this.runSweep();
@@ -283,6 +307,7 @@ class AttnSaturation extends AttnElement {
     }
     this.renderControls();
     for (const { c } of this.charts) c.setMarker(this.v.dk);
+    this.dist?.update();
   }
 
   // ---- the sampled row: at most one request in flight; the latest state wins ----
@@ -329,51 +354,31 @@ class AttnSaturation extends AttnElement {
     const customOk = this.v.c !== '' && Number(this.v.c) > 0 && Number(this.v.c) <= 1e12;
     this.sweep = new Map();
     this.sweepMeta = { m, seed, rows: 0, custom: customOk ? Number(this.v.c) : null, done: 0 };
+    this.dist?.restart();
     this.labelCharts();
     this.highlightCurves();
     this.renderCurves();
-    for (const [i, dk] of SWEEP_DKS.entries()) {
-      let divisors;
-      try {
-        // The core resolves √d_k and d_k (and checks the custom number).
-        divisors = await Promise.all(CURVES.map(([key, spec]) =>
-          key === 'custom' ? (customOk ? this.client.call('resolveDivisor', [String(this.v.c), dk]) : null)
-            : this.client.call('resolveDivisor', [spec, dk])));
-      } catch {
-        divisors = CURVES.map(([key, spec]) => (key === 'custom' ? null : spec)); // never: fixed specs
-      }
-      if (gen !== this.sweepGen) return;
-      const used = CURVES.map(([key], j) => ({ key, d: divisors[j] })).filter((x) => x.d);
-      const perRow = dk * (m + 1);
-      const target = Math.max(MIN_ROWS, Math.min(MAX_ROWS, Math.round(POINT / perRow)));
-      const chunk = Math.max(1, Math.floor(CHUNK / perRow));
-      const pointSeed = (seed * 1000003 + i * 4099) % 2 ** 53;
-      let id = null;
-      try {
-        id = await this.client.call('satOpen', [{ dk, m, seed: pointSeed, divisors: used.map((x) => x.d.value) }]);
-        for (let done = 0; done < target;) {
-          const rows = Math.min(chunk, target - done);
-          const res = await this.client.call('satDraw', [id, rows]);
-          if (gen !== this.sweepGen) return;
-          done = res.rows;
-          this.sweepMeta.rows += rows;
+    try {
+      await sweepDks(this.client, {
+        m, seed, custom: this.sweepMeta.custom, curves: CURVES, stale: () => gen !== this.sweepGen,
+        onChunk: (dk, i, used, res) => {
+          this.sweepMeta.rows += res.rows - (this.sweep.get(`${dk}|1`)?.n ?? 0);
           res.stats.forEach((r, j) => {
             const stats = Object.fromEntries(STATS.map((st) => [st, r[st]]));
-            this.sweep.set(`${dk}|${used[j].key}`, { n: done, divisor: r.divisor, stats });
+            this.sweep.set(`${dk}|${used[j].key}`, { n: res.rows, divisor: r.divisor, stats });
           });
           this.sweepMeta.current = dk;
           this.drawSeen(() => timed('sat.curves', () => this.renderCurves()));
-        }
-      } catch (e) {
-        if (gen !== this.sweepGen) return;
-        this.sweepError = e;
-        this.renderCurves();
-        return;
-      } finally {
-        if (id !== null) this.client.call('satClose', [id]).catch(() => {});
-      }
-      this.sweepMeta.done = i + 1;
+        },
+        onPoint: (i) => { this.sweepMeta.done = i + 1; },
+      });
+    } catch (e) {
+      if (gen !== this.sweepGen) return;
+      this.sweepError = e;
+      this.renderCurves();
+      return;
     }
+    if (gen !== this.sweepGen) return;
     this.sweepError = null;
     this.renderCurves();
   }
@@ -443,10 +448,10 @@ class AttnSaturation extends AttnElement {
   }
 
   labelCharts() {
+    const curveLabels = CURVES.map(([key]) => t(`sat.curveLabel.${key}`, { c: this.sweepMeta?.custom ? num(this.sweepMeta.custom, 6) : 'c' }));
     for (const { stat, c } of this.charts) {
       const title = t(`sat.chart.${stat}`);
-      c.setLabels(title, t('sat.chartName', { title }),
-        CURVES.map(([key]) => t(`sat.curveLabel.${key}`, { c: this.sweepMeta?.custom ? num(this.sweepMeta.custom, 6) : 'c' })));
+      c.setLabels(title, t('sat.chartName', { title }), curveLabels);
     }
   }
 
@@ -473,6 +478,11 @@ class AttnSaturation extends AttnElement {
         : t('sat.curvesDone'));
     this.box.dataset.sweep = meta.done === SWEEP_DKS.length ? 'done' : 'running';
     this.renderCurveTable();
+    // Watched once the curves above it have their height (before, everything is near).
+    if (!this.distWatched) {
+      this.distWatched = true;
+      whenNear(this.distSlot, () => this.loadDist(), '0px');
+    }
   }
 
   renderCurveTable() {
@@ -514,6 +524,7 @@ class AttnSaturation extends AttnElement {
     this.renderControls();
     this.renderRow();
     this.renderCurves();
+    this.dist?.relabel();
   }
 }
 

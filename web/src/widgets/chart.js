@@ -21,6 +21,9 @@ const X_GAP_LIN = 52;
 const Y_GAP = 26;
 const POINT_R = 3.5;
 
+// A points series' marker, centred on (x, y): a circle unless the series
+// brings its own (series.mark, e.g. saturation-dist.js's shapes).
+const circle = (x, y) => `M${x - POINT_R},${y}a${POINT_R},${POINT_R} 0 1,0 ${2 * POINT_R},0a${POINT_R},${POINT_R} 0 1,0 ${-2 * POINT_R},0`;
 const r1 = (v) => Math.round(v * 10) / 10; // path coordinates to 0.1 px: short strings
 const finite = (v) => v !== null && v !== undefined && Number.isFinite(v);
 
@@ -33,7 +36,7 @@ function scale(lo, hi, a, b, log) {
 }
 
 /** Whole powers of `base` around [lo, hi]; labels every k-th power, k such that labels are `gap` px apart. */
-function logAxis(lo, hi, base, px, gap) {
+function logAxis(lo, hi, base, px, gap, tick = logTick) {
   const lb = Math.log(base);
   const a = Math.floor(Math.log(lo) / lb + 1e-9);
   let b = Math.ceil(Math.log(hi) / lb - 1e-9);
@@ -41,7 +44,7 @@ function logAxis(lo, hi, base, px, gap) {
   const per = px / (b - a);
   const k = [1, 2, 4, 6, 12, 24].find((s) => s * per >= gap) ?? b - a;
   const ticks = [];
-  for (let e = a; e <= b; e++) ticks.push({ v: base ** e, label: e % k === 0 ? logTick(base ** e) : null });
+  for (let e = a; e <= b; e++) ticks.push({ v: base ** e, label: e % k === 0 ? tick(base ** e) : null });
   return { lo: base ** a, hi: base ** b, ticks };
 }
 
@@ -76,7 +79,8 @@ function extent(arrays, log) {
 
 /**
  * @param {object} o
- * @param {{label?: string, color: string, dash?: number[], kind?: 'line'|'points'|'bars', width?: number}[]} o.series
+ * @param {{label?: string, color: string, dash?: number[], kind?: 'line'|'points'|'bars', width?: number,
+ *   shape?: string, mark?: (x: number, y: number) => string}[]} o.series
  *   color: a palette name ('c-sqrt', ...)
  * @param {boolean} [o.xLog] log2 x axis   @param {boolean|number} [o.yLog] log y axis (10 or 2)
  * @param {[number, number]} [o.yRange] fixed y range   @param {[number, number]} [o.xRange] fixed x range
@@ -133,7 +137,7 @@ export function createChart(o) {
     // y: fixed, or the visible series' extent (bars from 0)
     let ye = o.yRange ?? extent(visible, yLog) ?? [yLog ? 1 : 0, 1];
     if (bars && !yLog) ye = [Math.min(0, ye[0]), Math.max(0, ye[1])];
-    const ya = yLog ? logAxis(ye[0], ye[1], yLog, y1 - y0, Y_GAP) : linAxis(ye[0], ye[1], y1 - y0, Y_GAP * 1.5, !o.yRange);
+    const ya = yLog ? logAxis(ye[0], ye[1], yLog, y1 - y0, Y_GAP, o.yTick) : linAxis(ye[0], ye[1], y1 - y0, Y_GAP * 1.5, !o.yRange);
     // The y labels' width sets the left margin (7 px a character is enough at 12 px).
     const x0 = Math.max(28, 10 + 7 * Math.max(0, ...ya.ticks.map((t) => (t.label ?? '').length)));
     const x1 = W - PAD_RIGHT;
@@ -197,9 +201,9 @@ export function createChart(o) {
         });
         p.setAttribute('fill', color);
       } else if (s.kind === 'points') {
+        const mark = s.mark ?? circle;
         col.forEach((v, j) => {
-          if (finite(v) && (!yLog || v > 0))
-            d += `M${r1(sx(x[j]) - POINT_R)},${r1(sy(v))}a${POINT_R},${POINT_R} 0 1,0 ${2 * POINT_R},0a${POINT_R},${POINT_R} 0 1,0 ${-2 * POINT_R},0`;
+          if (finite(v) && (!yLog || v > 0)) d += mark(r1(sx(x[j])), r1(sy(v)));
         });
         p.setAttribute('fill', color);
         p.setAttribute('stroke', color);
@@ -296,7 +300,7 @@ export function createChart(o) {
       caption.textContent = title;
       plot.setAttribute('aria-label', name);
       legendLabels = labels;
-      legend.replaceChildren(...o.series.map((s, i) => h('li', { class: `key key-${s.kind ?? 'line'} ${s.color}${s.dash ? ' dashed' : ''}${shown[i] ? '' : ' off'}` },
+      legend.replaceChildren(...o.series.map((s, i) => h('li', { class: `key key-${s.kind ?? 'line'} ${s.color}${s.dash ? ' dashed' : ''}${s.shape ? ` shape-${s.shape}` : ''}${shown[i] ? '' : ' off'}` },
         h('span', { class: 'swatch' }), labels[i])));
       legend.hidden = o.series.length < 2 && !o.legendAlways;
       exporter.relabel();

@@ -1,0 +1,47 @@
+// The text of the saturation explorer's distribution view (saturation-dist.js),
+// in English and Simplified Chinese: loaded with that view, not in an embedded
+// widget's first load (no DOM code: tests/node/strings.test.mjs loads it in Node).
+import { defineStrings } from '../i18n.js';
+
+defineStrings('satdist', {
+  en: {
+    table: 'How the softmax Jacobian norm is spread over the sampled rows, m = {m}, random seed {seed} (the same rows as the means above)',
+    'col.jacobianMedian': 'Median Jacobian norm',
+    'col.jacobianBelow': 'Rows with norm below {thr}',
+    'col.targetBelow': 'Rows where the answer’s key gets below {thr}',
+    distHeading: 'Not only the mean: how the gradient is spread over rows',
+    thrLabel: 'Count a gradient as near 0 below',
+    'chart.jacobianMedian': 'Median softmax Jacobian norm (log scale)',
+    'chart.jacobianBelow': 'Share of rows whose Jacobian norm is below {thr}',
+    'chart.targetBelow': 'Share of rows where a key taken as the answer gets p(1 − p) below {thr}',
+    'chart.scale': 'Mean Jacobian norm against the scores’ scale √dₖ / c (log scale): one point per dₖ and divisor; the dashed line is your dₖ and divisor',
+    scaleName: '{title}',
+    belowLowest: 'below 10⁻⁴⁰',
+    gradPending: 'The sentence about the gradient at dₖ = {dk} appears when that point is computed.',
+    gradOffGrid: 'The curves are computed at powers of 2; dₖ = {dk} is between two of them, so no sentence is computed for it.',
+    gradNote: 'At dₖ = {dk} with m = {m} keys, divided by 1: mean Jacobian norm {mean1}, median {median1}; {rows1} of rows pass back less than {thr}, and in {target1} of rows a key taken as the answer gets p(1 − p) below {thr}. Divided by {label}: mean {mean2}, median {median2}, {rows2} and {target2}.',
+    'verdict.rows': 'So here, unscaled, most rows pass back almost nothing (below {thr}), though the mean is {mean1}: a few rows that are not one-hot carry it.',
+    'verdict.target': 'So here, unscaled, most rows still pass back gradient, but in most of them the key that would be the answer gets almost none (below {thr}): it holds nearly all the weight or nearly none.',
+    'verdict.none': 'So here, unscaled, the gradient is not near 0 (below {thr}) for most rows, nor for a key taken as the answer: saturation at initialisation alone does not stop learning at this dₖ.',
+  },
+  zh: {
+    table: 'softmax 雅可比范数在抽样行上的分布，m = {m}，随机种子 {seed}（与上方均值使用相同的行）',
+    'col.jacobianMedian': '雅可比范数的中位数',
+    'col.jacobianBelow': '范数低于 {thr} 的行',
+    'col.targetBelow': '答案所在键得到的梯度低于 {thr} 的行',
+    distHeading: '不只是均值：梯度在各行之间如何分布',
+    thrLabel: '梯度低于此值即视为接近 0',
+    'chart.jacobianMedian': 'softmax 雅可比范数的中位数（对数刻度）',
+    'chart.jacobianBelow': '雅可比范数低于 {thr} 的行所占比例',
+    'chart.targetBelow': '把某个键当作答案时，其 p(1 − p) 低于 {thr} 的行所占比例',
+    'chart.scale': '雅可比范数均值随分数尺度 √dₖ / c（对数刻度）的变化：每个 dₖ 与除数一个点；虚线是你选的 dₖ 与除数',
+    scaleName: '{title}',
+    belowLowest: '低于 10⁻⁴⁰',
+    gradPending: '算出 dₖ = {dk} 这一点后，这里会给出关于梯度的结论。',
+    gradOffGrid: '曲线只在 2 的幂处计算；dₖ = {dk} 位于两点之间，因此不为它计算结论。',
+    gradNote: '在 dₖ = {dk}、m = {m} 个键时，除以 1：雅可比范数均值 {mean1}，中位数 {median1}；{rows1} 的行回传的梯度小于 {thr}，{target1} 的行里，被当作答案的键得到的 p(1 − p) 低于 {thr}。除以 {label}：均值 {mean2}，中位数 {median2}，对应比例为 {rows2} 与 {target2}。',
+    'verdict.rows': '所以在这里，不缩放时大多数行几乎回传不了梯度（低于 {thr}），尽管均值是 {mean1}：均值由少数尚未成为独热分布的行撑起。',
+    'verdict.target': '所以在这里，不缩放时大多数行仍在回传梯度，但其中多数行里，本应是答案的键几乎得不到梯度（低于 {thr}）：它要么拿走几乎全部权重，要么几乎没有权重。',
+    'verdict.none': '所以在这里，不缩放时大多数行的梯度并不接近 0（低于 {thr}），被当作答案的键也不是：在这个 dₖ 下，仅初始化时的饱和并不会让学习停下。',
+  },
+});

@@ -1,4 +1,4 @@
-// Peak memory within the README's bounds (issue 14, class 3): the CLI streams
+// Peak memory within docs/cli-guide.md's bounds (issue 14, class 3): the CLI streams
 // what it prints (attention's rows, train's metrics rows, check's heads) and
 // holds its input once, so its peak resident set stays within
 //   attention   16 MB + 4 × input + 2 × output

@@ -2,6 +2,8 @@
 
 #include "base/format.h"
 #include "base/number.h"
+#include "base/text.h"
+#include "train/train_config.h"
 
 namespace attncli {
 
@@ -105,6 +107,21 @@ std::vector<double> Args::reals(const std::string& name) const {
     start = comma + 1;
   }
   return out;
+}
+
+const std::string& cap_range() {
+  namespace L = attn::train_limits;
+  static const std::string text = "[" + attn::num(L::kMinCap) + ", " + attn::num(L::kMaxCap) + "]";
+  return text;
+}
+
+double cap_option(const Args& a, const std::string& name) {
+  namespace L = attn::train_limits;
+  if (!a.has(name)) return 0;
+  const double v = a.real(name, 0.0);
+  if (!(v >= L::kMinCap && v <= L::kMaxCap))
+    throw UsageError("--" + name + " must be a number in " + cap_range() + ", got " + escaped(a.text(name, "")));
+  return v;
 }
 
 }  // namespace attncli

@@ -42,8 +42,6 @@ CheckRequest parse_check_args(const std::vector<std::string>& argv) {
   if (r.files.size() == 2 && (a.has("q") || a.has("k")))
     throw UsageError("--q and --k name the arrays inside one file; with two files the first is q "
                      "and the second k");
-  if (a.has("preset") && a.has("divisor"))
-    throw UsageError("--preset sets the divisor: give --preset or --divisor, not both");
   r.preset = a.text("preset", "");
   if (a.has("preset")) attn::find_preset(r.preset);  // fail now, before any file is read
   // No --divisor: the file's own "divisor" array if it has one, else √d_k.
@@ -83,12 +81,43 @@ std::vector<std::uint8_t> read_input_file(const std::string& path) {
   return data;
 }
 
-attn::CheckReport check_files(const CheckRequest& request, const FileReader& read) {
+namespace {
+
+// The report of q and k at the request's settings. --preset NAME with
+// --divisor X: X wins over the preset's divisor, the rule of every command
+// (an option given beside a preset wins over the preset's value). The
+// preset's other settings still hold: q and k must have its d_k, and the
+// scale fit undoes its soft-cap. The core's check_with takes a preset or a
+// divisor, not both, so that case is put together here from its parts: the
+// report at X (check_with), then the fit expecting X, with the preset's cap.
+attn::CheckReport judge(const attn::QkTensors& t, const CheckRequest& request, const attn::Scores* scores) {
   attn::CheckSettings settings;
-  settings.preset = request.preset;
-  settings.divisor = request.preset.empty() ? request.divisor : "";
-  if (!settings.preset.empty()) attn::find_preset(settings.preset);  // before any file is read
-  else if (!settings.divisor.empty()) attn::Divisor::parse(settings.divisor);
+  settings.divisor = request.divisor;
+  if (request.preset.empty() || request.divisor.empty()) {
+    settings.preset = request.preset;
+    return attn::check_with(t, settings, scores);
+  }
+  const attn::Preset& preset = attn::find_preset(request.preset);
+  if (t.dk != preset.dk)
+    throw UsageError(attn::strf("q and k have d_k = %zu, but preset %s has d_k = %zu", t.dk, preset.name, preset.dk));
+  attn::CheckReport report = attn::check_with(t, settings, nullptr);
+  report.preset = preset.name;
+  if (scores) {
+    const attn::Divisor divisor = attn::Divisor::parse(request.divisor);
+    attn::ScaleExpectation e;
+    e.divisor = divisor.resolve(t.dk);
+    e.label = divisor.label();
+    e.softcap = preset.softcap;  // not e.preset: the sentences would call X the preset's divisor
+    attn::add_scale_fit(report, t, *scores, e);
+  }
+  return report;
+}
+
+}  // namespace
+
+attn::CheckReport check_files(const CheckRequest& request, const FileReader& read) {
+  if (!request.preset.empty()) attn::find_preset(request.preset);  // before any file is read
+  if (!request.divisor.empty()) attn::Divisor::parse(request.divisor);
   auto format_of = [&](const std::string& path) {
     return request.format.empty() ? attn::format_from_name(path) : attn::parse_format(request.format);
   };
@@ -117,7 +146,7 @@ attn::CheckReport check_files(const CheckRequest& request, const FileReader& rea
     scores = attn::load_scores(bytes.data(), bytes.size(), format_of(extra), kind, &t);
     has_scores = true;
   }
-  return attn::check_with(t, settings, has_scores ? &scores : nullptr);
+  return judge(t, request, has_scores ? &scores : nullptr);
 }
 
 std::string check_report(const CheckRequest& request, const FileReader& read) {

@@ -20,11 +20,11 @@ struct CheckRequest {
   std::string divisor = "sqrt";    // the divisor the model uses: the verdict is judged there
   std::string format;              // empty: each file's extension, else its first bytes
   attn::QkOptions options;         // array names (.npz, JSON object, CSV rows) and sequences
-  std::string preset;              // sets the divisor (and d_k, soft-cap) instead of --divisor
+  std::string preset;              // the model's d_k, divisor and soft-cap; a --divisor beside it wins
   std::string logits, probs;       // the model's own scores, for the scale fit (at most one)
 };
 
-// argv after "check": FILE [FILE_K] [--divisor sqrt|dk|X | --preset NAME] [--q NAME] [--k NAME]
+// argv after "check": FILE [FILE_K] [--divisor sqrt|dk|X] [--preset NAME] [--q NAME] [--k NAME]
 // [--sequences S] [--format auto|npy|npz|csv|json] [--logits FILE | --probs FILE].
 CheckRequest parse_check_args(const std::vector<std::string>& argv);
 

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "args.h"
 #include "base/size_limits.h"
 #include "kernels/dot.h"
 #include "kernels/madd.h"
@@ -26,7 +27,10 @@ using std::to_string;
 std::string ints(std::size_t lo, std::size_t hi) { return to_string(lo) + " .. " + to_string(hi); }
 const std::string kSeedRange = ints(0, (std::uint64_t{1} << 53) - 1);
 const std::string kDivisor = "sqrt, dk or a number in [1e-30, 1e12]";
-const std::string kCap = "[0.001, 10000]";
+// --softcap and --qk-clip: one range, the check's own text (args.h cap_range).
+const std::string& kCap = cap_range();
+// --preset NAME, in every command that takes it: an option given beside it wins.
+const std::string kPresetRule = "; an option given beside it wins over the preset's value";
 
 // Options train and sweep share (base_config, preset_option, format_of, cap_option).
 std::vector<OptionSpec> shared_train_options() {
@@ -45,7 +49,7 @@ std::vector<OptionSpec> shared_train_options() {
       {"qk-clip", "TAU", "number", kCap, "none",
        "after each step, heads whose largest |logit| passed TAU have W_Q and W_K scaled back to it (Kimi K2)"},
       {"preset", "NAME", "text", "a name `attnlab presets` prints", "none",
-       "a real model's d_k, divisor, soft-cap and init; an explicit option wins"},
+       "a real model's d_k, divisor, soft-cap and init" + kPresetRule},
   };
 }
 
@@ -74,7 +78,8 @@ std::vector<CommandSpec> make_specs() {
   v.push_back({"check", "FILE [FILE_K]", "checks a model's q and k (and its logits) for saturation, per head",
                {{"divisor", "sqrt|dk|X", "text", kDivisor, "the file's, else sqrt", "the divisor the model uses"},
                 {"preset", "NAME", "text", "a name `attnlab presets` prints", "none",
-                 "judge at a real model's divisor (not with --divisor)"},
+                 "judge at a real model's divisor, with its d_k (q and k must have it) and soft-cap (the scale fit "
+                 "undoes it)" + kPresetRule},
                 {"q", "NAME", "text", "an array, member or row name", "q", "q's name inside one file"},
                 {"k", "NAME", "text", "an array, member or row name", "k", "k's name inside one file"},
                 {"sequences", "S", "integer", ints(1, attn::limits::kMaxSeqLen), "the file's, else 1",
@@ -102,11 +107,11 @@ std::vector<CommandSpec> make_specs() {
                 {"n", "N", "integer", ints(1, attn::limits::kMaxSeqLen), "required", "keys a row"},
                 {"divisor", "sqrt|dk|X|ssmax|ssmax:S", "text", kDivisor + ", ssmax, ssmax:S (S in [1e-6, 1e6])", "sqrt",
                  "what q.k is divided by; ssmax: scores * S ln n / sqrt(d_k), S = 0.43"},
-                {"softcap", "C", "number", "[1e-30, 1e12]", "none", "logits s become C tanh(s / C)"},
+                {"softcap", "C", "number", kCap, "none", "logits s become C tanh(s / C)"},
                 {"samples", "N", "integer", ints(2, 1'000'000), "1000", "rows sampled"},
                 {"seed", "S", "integer", kSeedRange, "0", "the random seed"},
                 {"preset", "NAME", "text", "a name `attnlab presets` prints", "none",
-                 "sets --dk, --divisor and --softcap (not given with it)"},
+                 "a real model's d_k, divisor and soft-cap (--dk, --divisor, --softcap)" + kPresetRule},
                 {"threshold", "T", "number", "a power of ten, 1e-40 .. 0.1", "1e-3",
                  "the shares of rows whose Jacobian norm, and key 0's p(1 - p), are below T"}},
                ""});
@@ -271,7 +276,8 @@ std::string markdown_help() {
        "`separate`), `--out FILE` (the output written to FILE whole, once the command has succeeded, or not at all; "
        "`sample-qk`'s `--out` is its archive) and `--help`. `train` and `sweep` show progress on stderr on a terminal once the work has run a "
        "second; `--progress` shows it elsewhere too (a line a second), `--quiet` never. Before a run or sweep of more "
-       "than a minute they print its estimated time on stderr (from its first steps or first run).\n";
+       "than a minute they print its estimated time on stderr (from its first steps or first run). Wherever "
+       "`--preset NAME` is taken, an option given beside it wins over the preset's value.\n";
   return s;
 }
 

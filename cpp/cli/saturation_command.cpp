@@ -39,31 +39,21 @@ int threshold_exponent(const Args& a) {
 
 int run_saturation(const std::vector<std::string>& argv, std::ostream& out) {
   const Args a(argv, options_of("saturation"));
-  // A preset is a whole setting: an explicit --dk, --divisor or --softcap beside it is a conflict.
-  const attn::Preset* preset = nullptr;
-  if (a.has("preset")) {
-    preset = &attn::find_preset(a.text("preset", ""));
-    for (const char* name : {"dk", "divisor", "softcap"})
-      if (a.has(name))
-        throw UsageError(std::string("--preset sets --") + name + " (" + preset->name + "): give one or the other");
-  } else if (!a.has("dk")) {
-    throw UsageError("--dk is required (or --preset NAME)");
-  }
+  // --preset NAME: its d_k, divisor and soft-cap are defaults; an option given
+  // beside it wins (--dk, --divisor, --softcap), as in train, sweep and check.
+  const attn::Preset* preset = a.has("preset") ? &attn::find_preset(a.text("preset", "")) : nullptr;
+  if (!preset && !a.has("dk")) throw UsageError("--dk is required (or --preset NAME)");
   if (!a.has("n")) throw UsageError("--n is required (the number of keys)");
-  const std::size_t dk = preset ? preset->dk : a.integer("dk", 64, 1, attn::limits::kMaxDk);
+  const std::size_t dk = a.integer("dk", preset ? preset->dk : 64, 1, attn::limits::kMaxDk);
   const std::size_t n = a.integer("n", 1, 1, attn::limits::kMaxSeqLen);
   const std::size_t samples = a.integer("samples", 1000, 2, attn::kMaxSaturationRows);
   const std::uint64_t seed = a.integer("seed", 0, 0, std::numeric_limits<std::uint64_t>::max() >> 11);
-  const attn::SaturationDivisor div = preset ? attn::SaturationDivisor::fixed(attn::Divisor::value(preset->divisor))
-                                             : attn::SaturationDivisor::parse(a.text("divisor", "sqrt"));
+  const attn::SaturationDivisor div = preset && !a.has("divisor")
+                                          ? attn::SaturationDivisor::fixed(attn::Divisor::value(preset->divisor))
+                                          : attn::SaturationDivisor::parse(a.text("divisor", "sqrt"));
   if (div.ssmax() && n < 2) throw UsageError("--divisor " + div.label() + " needs --n >= 2 (s ln n is 0 at n = 1)");
-  double softcap = preset ? preset->softcap : 0;
-  if (a.has("softcap")) {
-    softcap = a.real("softcap", 0);
-    // 0 is not "no cap" here: leave --softcap out for that.
-    if (!(softcap >= attn::limits::kMinDivisor && softcap <= attn::limits::kMaxDivisor))
-      throw UsageError("--softcap must be a number in [1e-30, 1e12], got " + a.text("softcap", ""));
-  }
+  // The range every command gives --softcap (args.h).
+  const double softcap = a.has("softcap") ? cap_option(a, "softcap") : preset ? preset->softcap : 0;
   // The core checks the same bound (saturation_point); here it is said in the options' names.
   const unsigned long long work = 1ULL * samples * n * dk;  // each factor < 2^20: no overflow
   if (work > attn::limits::kMaxSampleWork)

@@ -79,16 +79,6 @@ std::string format_of(const Args& a) {
   return f;
 }
 
-// --softcap / --qk-clip: a number in [kMinCap, kMaxCap]; 0 (off) when not given.
-double cap_option(const Args& a, const std::string& name) {
-  if (!a.has(name)) return 0;
-  const double v = a.real(name, 0.0);
-  if (!(v >= L::kMinCap && v <= L::kMaxCap))
-    throw UsageError("--" + name + " must be a number in [" + csv_num(L::kMinCap) + ", " + csv_num(L::kMaxCap) +
-                     "], got " + attn::escaped(a.text(name, "")));
-  return v;
-}
-
 // The options train and sweep share; dk, divisor, optimizer, lr and seed are set by the caller.
 attn::TrainConfig base_config(const Args& a) {
   attn::TrainConfig c;

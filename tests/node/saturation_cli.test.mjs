@@ -170,7 +170,8 @@ test('saturation: closed forms (one key; a row that cannot saturate)', () => {
     assert.equal(one.max_prob.se, 0);
   }
   for (const n of [2, 7, 100, 4096]) {
-    for (const extra of [['--divisor', '1e12'], ['--divisor', '1', '--softcap', '1e-30'], ['--divisor', 'sqrt', '--softcap', '1e-30']]) {
+    // A huge divisor, or one beside the smallest soft-cap (every logit then within 1e-12 of 0).
+    for (const extra of [['--divisor', '1e12'], ['--divisor', '1e9', '--softcap', '1e-3'], ['--divisor', '1e12', '--softcap', '1e-3']]) {
       const u = json(['--dk', '1', '--n', `${n}`, '--samples', '10', ...extra]);
       const what = `n ${n} ${extra.join(' ')}`;
       close(u.max_prob.mean, 1 / n, 1e-6 / n, `${what}: max p`);
@@ -204,7 +205,7 @@ test('saturation: at √d_k max p falls and entropy grows like ln n; ssmax keeps
   assert.ok(ss[0].divisor > fixed[0].divisor && ss[0].max_prob.mean < fixed[0].max_prob.mean);
 });
 
-test('saturation --preset sets d_k, the divisor and the soft-cap', () => {
+test('saturation --preset sets d_k, the divisor and the soft-cap; an option given beside it wins', () => {
   const presets = JSON.parse(spawnSync(CLI, ['presets'], { encoding: 'utf8' }).stdout).presets;
   for (const p of presets) {
     const got = json(['--preset', p.name, '--n', '32', '--samples', '50', '--seed', '3']);
@@ -219,6 +220,20 @@ test('saturation --preset sets d_k, the divisor and the soft-cap', () => {
   const g = json(['--preset', 'gemma2-27b', '--n', '64', '--samples', '40']);
   const h = json(['--dk', '128', '--n', '64', '--samples', '40', '--divisor', '12', '--softcap', '50']);
   for (const k of STATS) assert.equal(g[k].mean, h[k].mean);
+  // An option beside the preset wins over that value alone (the rule of train, sweep and check too).
+  const over = [
+    [['--dk', '64'], { dk: 64, divisor: 12, softcap: 50 }, ['--dk', '64', '--divisor', '12', '--softcap', '50']],
+    [['--divisor', 'sqrt'], { dk: 128, divisor: Math.sqrt(128), softcap: 50 }, ['--dk', '128', '--divisor', 'sqrt', '--softcap', '50']],
+    [['--softcap', '30'], { dk: 128, divisor: 12, softcap: 30 }, ['--dk', '128', '--divisor', '12', '--softcap', '30']],
+    [['--dk', '32', '--divisor', 'ssmax', '--softcap', '1e4'], { dk: 32, softcap: 1e4 }, ['--dk', '32', '--divisor', 'ssmax', '--softcap', '1e4']],
+  ];
+  for (const [extra, want, same] of over) {
+    const got = json(['--preset', 'gemma2-27b', '--n', '64', '--samples', '40', ...extra]);
+    for (const [k, v] of Object.entries(want)) assert.equal(got[k], v, `${extra.join(' ')}: ${k}`);
+    assert.equal(got.preset, 'gemma2-27b');
+    const written = json(['--n', '64', '--samples', '40', ...same]);
+    for (const k of STATS) assert.equal(got[k].mean, written[k].mean, `${extra.join(' ')}: ${k}`);
+  }
 });
 
 test('saturation: bad options exit 2 with one line on stderr, before any work', () => {
@@ -235,14 +250,14 @@ test('saturation: bad options exit 2 with one line on stderr, before any work', 
     [...base, '--divisor', 'ssmax:'], [...base, '--divisor', ''],
     ['--dk', '64', '--n', '1', '--divisor', 'ssmax'],
     [...base, '--softcap', '0'], [...base, '--softcap', '-50'], [...base, '--softcap', 'fifty'], [...base, '--softcap', 'nan'],
-    [...base, '--softcap', '2e12'], [...base, '--softcap', 'inf'],
+    [...base, '--softcap', '2e12'], [...base, '--softcap', 'inf'], [...base, '--softcap', '5e-4'], [...base, '--softcap', '1e-30'],
+    [...base, '--softcap', '10000.5'],
     [...base, '--samples', '0'], [...base, '--samples', '1'], [...base, '--samples', '-5'], [...base, '--samples', 'many'],
     [...base, '--samples', '1000001'], [...base, '--samples', 'nan'],
     [...base, '--seed', '-1'], [...base, '--seed', 'x'], [...base, '--seed', '9007199254740992'], [...base, '--seed', 'nan'],
     ['--dk', '65536', '--n', '4096', '--samples', '2'], ['--dk', '64', '--n', '4096', '--samples', '400'],
     ['--preset', 'nope', '--n', '16'], ['--preset', '', '--n', '16'], ['--preset', 'gpt2'],
-    ['--preset', 'gpt2', '--n', '16', '--dk', '64'], ['--preset', 'gpt2', '--n', '16', '--divisor', 'sqrt'],
-    ['--preset', 'gemma2-9b', '--n', '16', '--softcap', '50'],
+    ['--preset', 'gpt2', '--n', '16', '--dk', '0'], ['--preset', 'gemma2-9b', '--n', '16', '--softcap', '0'],
     [...base, '--threshold', '0'], [...base, '--threshold', '1'], [...base, '--threshold', '2e-3'], [...base, '--threshold', '-1e-3'],
     [...base, '--threshold', '1e-41'], [...base, '--threshold', 'nan'], [...base, '--threshold', 'x'], [...base, '--threshold', ''],
     [...base, '--bogus', '1'], [...base, '--dk', '64'], [...base, 'extra'], [...base, '--samples'],
@@ -256,7 +271,7 @@ test('saturation: bad options exit 2 with one line on stderr, before any work', 
   }
   // The limit is stated in the options' names; a refused call says why.
   assert.match(run(['--dk', '64', '--n', '4096', '--samples', '400']).stderr, /--samples \* --n \* --dk = 104857600, more than the limit of 100000000/);
-  assert.match(run(['--preset', 'gpt2', '--n', '16', '--dk', '64']).stderr, /--preset sets --dk/);
+  assert.match(run([...base, '--softcap', '1e-30']).stderr, /^attnlab: --softcap must be a number in \[0\.001, 10000\], got 1e-30\n$/);
   assert.match(run(['--dk', '64', '--n', '1', '--divisor', 'ssmax']).stderr, /needs --n >= 2/);
   assert.match(run([...base, '--threshold', '2e-3']).stderr, /--threshold must be a power of ten from 1e-40 to 0\.1/);
   // The largest allowed work runs.

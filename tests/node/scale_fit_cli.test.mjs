@@ -148,7 +148,7 @@ test('--logits and --probs files: c = 8, 1, 64 and the sentences; no scores: sca
   }
 });
 
-test('--preset: the divisor it expects, its d_k, and its refusals', () => {
+test('--preset: the divisor it expects, its d_k, its refusals, and a --divisor beside it winning', () => {
   const t = qk(1, 12, 64, 21);
   const mup = report([t.q, t.k, '--preset', 'mup', '--logits', write('mup.npy', t.s.map((x) => x / 64), [t.n, t.n])]);
   assert.equal(mup.preset, 'mup');
@@ -161,7 +161,24 @@ test('--preset: the divisor it expects, its d_k, and its refusals', () => {
   assert.equal(gpt.preset, 'gpt2');
   rejects([t.q, t.k, '--preset', 'gemma2-27b'], 'q and k have d_k = 64, but preset gemma2-27b has d_k = 128');
   rejects([t.q, t.k, '--preset', 'gpt3'], 'preset must be one of');
-  rejects([t.q, t.k, '--preset', 'gpt2', '--divisor', '8'], 'give --preset or --divisor, not both');
+  // --divisor beside --preset wins over the preset's divisor (the rule of every command); the
+  // preset's d_k still holds, and so does its soft-cap, which the fit undoes.
+  const over = report([t.q, t.k, '--preset', 'mup', '--divisor', 'sqrt', '--logits', write('over.npy', t.s.map((x) => x / 8), [t.n, t.n])]);
+  assert.deepEqual([over.preset, over.divisor.label, over.divisor.value, over.divisor.source], ['mup', 'sqrt', 8, 'given']);
+  assert.equal(over.scale_fit.expected, 8);
+  assert.equal(over.heads[0].scale_fit.verdict, 'expected');
+  assert.match(over.heads[0].scale_fit.sentence, /^divides by 8\.0 = √64, as expected \(/, 'not "as expected for muP": 8 is not its divisor');
+  const plain = report([t.q, t.k, '--divisor', 'sqrt']);
+  const { preset: _p, divisor: _d, ...restOver } = report([t.q, t.k, '--preset', 'gpt2', '--divisor', 'sqrt']);
+  const { preset: _q, divisor: _e, ...restPlain } = plain;
+  assert.deepEqual(restOver, restPlain, 'judged as --divisor sqrt alone');
+  rejects([t.q, t.k, '--preset', 'gemma2-27b', '--divisor', '8'], 'q and k have d_k = 64, but preset gemma2-27b has d_k = 128');
+  const g = qk(1, 12, 128, 41);
+  const capped = report([g.q, g.k, '--preset', 'gemma2-27b', '--divisor', '8',
+    '--logits', write('capped.npy', g.s.map((x) => 50 * Math.tanh(x / 8 / 50)), [g.n, g.n])]);
+  assert.deepEqual([capped.preset, capped.divisor.value, capped.scale_fit.expected, capped.scale_fit.softcap], ['gemma2-27b', 8, 8, 50]);
+  assert.equal(capped.heads[0].scale_fit.verdict, 'expected', capped.heads[0].scale_fit.sentence);
+  assert.match(capped.heads[0].scale_fit.sentence, /after undoing the soft-cap 50/);
 });
 
 test('bad scores: shape, NaN, inf, negative or unnormalised probabilities, both flags', () => {

@@ -17,6 +17,7 @@
 #include "checker/check_run.h"
 #include "checker/report.h"
 #include "output.h"
+#include "progress.h"
 #include "sample_qk.h"
 
 namespace attncli {
@@ -115,12 +116,20 @@ attn::CheckReport judge(const attn::QkTensors& t, const CheckRequest& request, c
 
 }  // namespace
 
-attn::CheckReport check_files(const CheckRequest& request, const FileReader& read) {
+attn::CheckReport check_files(const CheckRequest& request, const FileReader& read, const StageReport& stage) {
   if (!request.preset.empty()) attn::find_preset(request.preset);  // before any file is read
   if (!request.divisor.empty()) attn::Divisor::parse(request.divisor);
   auto format_of = [&](const std::string& path) {
     return request.format.empty() ? attn::format_from_name(path) : attn::parse_format(request.format);
   };
+  const std::string& extra = request.logits.empty() ? request.probs : request.logits;
+  // The stages: q and k read, the model's scores read (given apart), the heads judged.
+  const std::size_t stages = 2 + (extra.empty() ? 0 : 1);
+  auto at = [&](std::size_t done, const std::string& what) {
+    if (stage) stage(done, stages, what);
+  };
+  at(0, "reading '" + attn::escaped(request.files[0]) + "'" +
+            (request.files.size() > 1 ? " and '" + attn::escaped(request.files[1]) + "'" : ""));
   // Each file's bytes are freed once read, and q and k once judged: the
   // report is written with neither held.
   attn::Scores scores;
@@ -138,14 +147,16 @@ attn::CheckReport check_files(const CheckRequest& request, const FileReader& rea
                               format_of(request.files[1]), request.options.sequences);
   };
   attn::QkTensors t = load();
-  const std::string& extra = request.logits.empty() ? request.probs : request.logits;
   if (!extra.empty()) {
+    at(1, "reading '" + attn::escaped(extra) + "'");
     const attn::ScoreKind kind = request.logits.empty() ? attn::ScoreKind::Probs : attn::ScoreKind::Logits;
     if (has_scores) attn::fail_scores_twice(scores.kind, kind);
     const auto bytes = read(extra);
     scores = attn::load_scores(bytes.data(), bytes.size(), format_of(extra), kind, &t);
     has_scores = true;
   }
+  at(stages - 1, "judging " + std::to_string(t.heads) + (t.heads == 1 ? " head" : " heads") +
+                     (has_scores ? " and fitting the scale" : ""));
   return judge(t, request, has_scores ? &scores : nullptr);
 }
 
@@ -153,8 +164,19 @@ std::string check_report(const CheckRequest& request, const FileReader& read) {
   return attn::check_report_json(check_files(request, read));
 }
 
-int run_check(const std::vector<std::string>& argv, std::ostream& out) {
-  const attn::CheckReport report = check_files(parse_check_args(argv), read_input_file);
+int run_check(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> argv = args;
+  const ProgressMode progress = take_progress(argv);
+  const CheckRequest request = parse_check_args(argv);
+  Progress bar(err, progress);
+  attn::CheckReport report;
+  {
+    // The core reads and judges in calls the bar cannot interrupt: a thread redraws it.
+    ProgressTicker ticker(bar, "stages");
+    report = check_files(request, read_input_file,
+                         [&](std::size_t done, std::size_t total, const std::string& what) { ticker.set(done, total, what); });
+  }
+  bar.finish();
   attn::write_check_report_json(report, [&](const std::string& chunk) {
     out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
     check_output(out);

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 #include <functional>
-#include <iosfwd>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -33,11 +33,16 @@ using FileReader = std::function<std::vector<std::uint8_t>(const std::string& pa
 // Reads a regular file, refusing one above kMaxCheckFileBytes before reading it.
 std::vector<std::uint8_t> read_input_file(const std::string& path);
 
+// What check_files is doing: `done` of `total` stages (each file read, then
+// the judging), and the stage under way, for the progress bar.
+using StageReport = std::function<void(std::size_t done, std::size_t total, const std::string& what)>;
+
 // The files read and judged, then the report as one line of JSON.
-attn::CheckReport check_files(const CheckRequest& request, const FileReader& read);
+attn::CheckReport check_files(const CheckRequest& request, const FileReader& read, const StageReport& stage = {});
 std::string check_report(const CheckRequest& request, const FileReader& read);
 
-int run_check(const std::vector<std::string>& argv, std::ostream& out);
+// Progress (--progress, --quiet, or on a terminal) goes to `err`.
+int run_check(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err = std::cerr);
 int run_sample_qk(const std::vector<std::string>& argv, std::ostream& out);
 
 }  // namespace attncli

@@ -1,5 +1,6 @@
 #include "commands.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 
 #include "args.h"
 #include "attention_input.h"
+#include "base/argument_checks.h"
 #include "base/argument_error.h"
 #include "help.h"
 #include "base/divisor.h"
@@ -22,6 +24,7 @@
 #include "explain/softmax.h"
 #include "kernels/dot.h"
 #include "output.h"
+#include "progress.h"
 
 namespace attncli {
 
@@ -141,7 +144,9 @@ int run_softmax(const std::vector<std::string>& argv, std::ostream& out) {
   return 0;
 }
 
-int run_variance(const std::vector<std::string>& argv, std::ostream& out) {
+int run_variance(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> argv = args;
+  const ProgressMode progress = take_progress(argv);
   const Args a(argv, options_of("variance"));
   if (!a.has("dk")) throw UsageError("--dk is required");
   attn::QkConfig c;
@@ -155,7 +160,19 @@ int run_variance(const std::vector<std::string>& argv, std::ostream& out) {
   c.sigma_k = a.real("sigma-k", 1.0);
   c.bins = a.integer("bins", 64, 1, attn::limits::kMaxBins);
   attn::QkSampler sampler(c);
-  sampler.draw(samples);
+  // Drawn a batch at a time, for the bar: the sums go sample by sample, so
+  // the numbers are those of one call. The limit on the whole is checked
+  // first, by the core's check of one call.
+  attn::check_product("dk*samples", c.dk, samples, attn::limits::kMaxSampleWork);
+  Progress bar(err, progress);
+  const std::size_t batch = std::max<std::size_t>(1, samples / 200);
+  for (std::size_t done = 0; done < samples;) {
+    const std::size_t count = std::min<std::size_t>(batch, samples - done);
+    sampler.draw(count);
+    done += count;
+    if (bar.on()) bar.show(done, samples, "samples", "var(q.k) " + attn::strf("%.4g", sampler.summary().var));
+  }
+  bar.finish();
   const auto s = sampler.summary();
   Json j;
   j["dk"] = c.dk;

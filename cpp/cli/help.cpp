@@ -32,7 +32,18 @@ const std::string& kCap = cap_range();
 // --preset NAME, in every command that takes it: an option given beside it wins.
 const std::string kPresetRule = "; an option given beside it wins over the preset's value";
 
-// Options train and sweep share (base_config, preset_option, format_of, cap_option).
+// --progress and --quiet, flags of the commands whose work can take seconds
+// (progress.h take_progress). train and sweep also print an estimate before
+// work of more than a minute, which --quiet hides too.
+std::vector<OptionSpec> progress_flags(bool estimate) {
+  return {{"progress", "", "flag", "", "off",
+           "progress on stderr even when it is not a terminal: a line a second, once the work has run a second"},
+          {"quiet", "", "flag", "", "off",
+           std::string("no progress (by default a bar on stderr when it is a terminal, once the work has run a second)") +
+               (estimate ? " and no estimate (by default one line before a run or sweep of more than a minute)" : "")}};
+}
+
+// Options train and sweep share (base_config, preset_option, format_of, cap_option), then --progress and --quiet.
 std::vector<OptionSpec> shared_train_options() {
   return {
       {"task", "recall|copy", "choice", "recall, copy", "recall", "the task: recall a key's value, or copy a token"},
@@ -50,6 +61,8 @@ std::vector<OptionSpec> shared_train_options() {
        "after each step, heads whose largest |logit| passed TAU have W_Q and W_K scaled back to it (Kimi K2)"},
       {"preset", "NAME", "text", "a name `attnlab presets` prints", "none",
        "a real model's d_k, divisor, soft-cap and init" + kPresetRule},
+      progress_flags(true)[0],
+      progress_flags(true)[1],
   };
 }
 
@@ -68,7 +81,9 @@ std::vector<CommandSpec> make_specs() {
                 {"rho", "R", "number", "[-1, 1]", "0", "the correlation of q's and k's entries"},
                 {"sigma-q", "A", "number", "[1e-06, 1000]", "1", "the standard deviation of q's entries"},
                 {"sigma-k", "B", "number", "[1e-06, 1000]", "1", "the standard deviation of k's entries"},
-                {"bins", "N", "integer", ints(1, attn::limits::kMaxBins), "64", "histogram bins"}},
+                {"bins", "N", "integer", ints(1, attn::limits::kMaxBins), "64", "histogram bins"},
+                progress_flags(false)[0],
+                progress_flags(false)[1]},
                ""});
   v.push_back({"attention", "", "scaled dot-product attention of q, k and v read from a JSON file",
                {{"input", "FILE|-", "file", "a JSON file, or - for standard input", "required",
@@ -89,7 +104,9 @@ std::vector<CommandSpec> make_specs() {
                 {"logits", "FILE", "file", ".npy, JSON or CSV, [heads, n_q, n_k]", "none",
                  "the model's own logits: the divisor it used is fitted, per head"},
                 {"probs", "FILE", "file", ".npy, JSON or CSV, [heads, n_q, n_k]", "none",
-                 "the model's own probabilities, instead of --logits"}},
+                 "the model's own probabilities, instead of --logits"},
+                progress_flags(false)[0],
+                progress_flags(false)[1]},
                "FILE: an .npz with q and k, JSON {\"q\":...,\"k\":...}, CSV rows 'q,...'/'k,...'; or two files, q then "
                "k (.npy, JSON array, CSV)."});
   v.push_back({"sample-qk", "", "writes q and k for the checker: synthetic, or from a training-lab run",
@@ -113,7 +130,9 @@ std::vector<CommandSpec> make_specs() {
                 {"preset", "NAME", "text", "a name `attnlab presets` prints", "none",
                  "a real model's d_k, divisor and soft-cap (--dk, --divisor, --softcap)" + kPresetRule},
                 {"threshold", "T", "number", "a power of ten, 1e-40 .. 0.1", "1e-3",
-                 "the shares of rows whose Jacobian norm, and key 0's p(1 - p), are below T"}},
+                 "the shares of rows whose Jacobian norm, and key 0's p(1 - p), are below T"},
+                progress_flags(false)[0],
+                progress_flags(false)[1]},
                ""});
   v.push_back({"presets", "", "real models' d_k, divisor and soft-cap (GPT-2, Llama, Gemma 2, T5, muP), with sources",
                {}, ""});
@@ -166,7 +185,8 @@ std::string synopsis(const CommandSpec& c) {
   if (!c.args.empty()) s += " " + c.args;
   for (const auto& o : c.options) {
     const bool required = o.def.rfind("required", 0) == 0;
-    s += required ? " --" + o.name + "\x01" + o.meta : " [--" + o.name + "\x01" + o.meta + "]";
+    const std::string word = "--" + o.name + (o.meta.empty() ? "" : "\x01" + o.meta);
+    s += required ? " " + word : " [" + word + "]";
   }
   return s;
 }
@@ -212,7 +232,8 @@ const CommandSpec* find_command(const std::string& name) {
 std::set<std::string> options_of(const std::string& command) {
   std::set<std::string> names;
   if (const CommandSpec* c = find_command(command))
-    for (const auto& o : c->options) names.insert(o.name);
+    for (const auto& o : c->options)
+      if (o.type != "flag") names.insert(o.name);  // flags are taken before Args (progress.h)
   return names;
 }
 
@@ -235,14 +256,10 @@ std::string command_help(const CommandSpec& c) {
   if (!c.notes.empty()) s += wrap(c.notes, 100, "") + "\n";
   if (!c.options.empty()) s += "\noptions:\n";
   for (const auto& o : c.options) {
-    s += "  --" + o.name + " " + o.meta + "\n";
+    s += "  --" + o.name + (o.meta.empty() ? "" : " " + o.meta) + "\n";
     s += "      " + wrap(o.meaning, 94, "      ") + "\n";
     s += "      " + o.type + (o.range.empty() ? "" : ", " + o.range) + "; default: " + o.def + "\n";
   }
-  if (c.name == "train" || c.name == "sweep")
-    s += "\n  --progress              progress on stderr even when it is not a terminal (a line a second)\n"
-         "  --quiet                 no progress (by default: on a terminal, once the work has run a second) and no\n"
-         "                          estimate (by default: one line before a run or sweep of more than a minute)";
   s += "\n  --madd separate|fused   how the kernels' multiply-adds round (every command); default: separate\n";
   if (c.name != "sample-qk")
     s += "  --out FILE              write the output to FILE instead of stdout: whole, once the command has\n"
@@ -268,16 +285,17 @@ std::string markdown_help() {
       for (std::size_t p = 0; (p = meaning.find('|', p)) != std::string::npos; p += 2) meaning.replace(p, 1, "\\|");
       std::string meta = o.meta;
       for (std::size_t p = 0; (p = meta.find('|', p)) != std::string::npos; p += 2) meta.replace(p, 1, "\\|");
-      s += "| `--" + o.name + " " + meta + "` | " + meaning + " | " + o.type + (o.range.empty() ? "" : ", " + o.range) +
+      s += "| `--" + o.name + (meta.empty() ? "" : " " + meta) + "` | " + meaning + " | " + o.type + (o.range.empty() ? "" : ", " + o.range) +
            " | " + o.def + " |\n";
     }
   }
   s += "\nEvery command also takes `--madd separate|fused` (how the kernels' multiply-adds round; default "
        "`separate`), `--out FILE` (the output written to FILE whole, once the command has succeeded, or not at all; "
-       "`sample-qk`'s `--out` is its archive) and `--help`. `train` and `sweep` show progress on stderr on a terminal once the work has run a "
-       "second; `--progress` shows it elsewhere too (a line a second), `--quiet` never. Before a run or sweep of more "
-       "than a minute they print its estimated time on stderr (from its first steps or first run). Wherever "
-       "`--preset NAME` is taken, an option given beside it wins over the preset's value.\n";
+       "`sample-qk`'s `--out` is its archive) and `--help`. `train`, `sweep`, `saturation`, `variance` and `check` show "
+       "progress on stderr, never on stdout, when stderr is a terminal and the work has run a second; `--progress` shows "
+       "it elsewhere too (a line a second), `--quiet` never. Before a run or sweep of more than a minute `train` and "
+       "`sweep` print its estimated time on stderr (from its first steps or first run). Wherever `--preset NAME` is "
+       "taken, an option given beside it wins over the preset's value.\n";
   return s;
 }
 

@@ -117,13 +117,13 @@ int run(const std::string& cmd, const std::vector<std::string>& all) {
 
 int dispatch(const std::string& cmd, const std::vector<std::string>& rest) {
   if (cmd == "softmax") return attncli::run_softmax(rest, std::cout);
-  if (cmd == "variance") return attncli::run_variance(rest, std::cout);
+  if (cmd == "variance") return attncli::run_variance(rest, std::cout, std::cerr);
   if (cmd == "attention") return attncli::run_attention(rest, std::cin, std::cout);
   if (cmd == "train") return attncli::run_train(rest, std::cout, std::cerr);
   if (cmd == "sweep") return attncli::run_sweep(rest, std::cout, std::cerr);
-  if (cmd == "check") return attncli::run_check(rest, std::cout);
+  if (cmd == "check") return attncli::run_check(rest, std::cout, std::cerr);
   if (cmd == "sample-qk") return attncli::run_sample_qk(rest, std::cout);
-  if (cmd == "saturation") return attncli::run_saturation(rest, std::cout);
+  if (cmd == "saturation") return attncli::run_saturation(rest, std::cout, std::cerr);
   if (cmd == "presets") return attncli::run_presets(rest, std::cout);
   if (cmd == "merge") return attncli::run_merge(rest, std::cout);
   throw attncli::UsageError("unknown command '" + attn::escaped(cmd) + "' (try attnlab help)");

@@ -1,5 +1,6 @@
 #include "saturation_command.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -8,6 +9,8 @@
 
 #include "args.h"
 #include "help.h"
+#include "progress.h"
+#include "base/format.h"
 #include "base/presets.h"
 #include "base/size_limits.h"
 #include "explain/saturation.h"
@@ -37,7 +40,9 @@ int threshold_exponent(const Args& a) {
 
 }  // namespace
 
-int run_saturation(const std::vector<std::string>& argv, std::ostream& out) {
+int run_saturation(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> argv = args;
+  const ProgressMode progress = take_progress(argv);
   const Args a(argv, options_of("saturation"));
   // --preset NAME: its d_k, divisor and soft-cap are defaults; an option given
   // beside it wins (--dk, --divisor, --softcap), as in train, sweep and check.
@@ -54,14 +59,32 @@ int run_saturation(const std::vector<std::string>& argv, std::ostream& out) {
   if (div.ssmax() && n < 2) throw UsageError("--divisor " + div.label() + " needs --n >= 2 (s ln n is 0 at n = 1)");
   // The range every command gives --softcap (args.h).
   const double softcap = a.has("softcap") ? cap_option(a, "softcap") : preset ? preset->softcap : 0;
-  // The core checks the same bound (saturation_point); here it is said in the options' names.
+  // The core bounds each call (SaturationSession::draw); the whole run is bounded here, in the options' names.
   const unsigned long long work = 1ULL * samples * n * dk;  // each factor < 2^20: no overflow
   if (work > attn::limits::kMaxSampleWork)
     throw UsageError("--samples * --n * --dk = " + std::to_string(work) + ", more than the limit of " +
                      std::to_string(attn::limits::kMaxSampleWork));
   const int k = threshold_exponent(a);
   const double d = div.resolve(dk, n);
-  const auto st = attn::saturation_point(dk, n, samples, seed, &d, 1, softcap, k).at(0);
+  // The rows drawn a batch at a time, for the bar: batches of any sizes give
+  // the rows and numbers of one call (saturation.h), so stdout is the same
+  // bytes with or without progress.
+  attn::SaturationSession session(dk, n, seed, &d, 1, softcap);
+  session.enable_distribution();
+  Progress bar(err, progress);
+  const std::size_t batch = std::max<std::size_t>(1, samples / 200);
+  for (std::size_t done = 0; done < samples;) {
+    const std::size_t rows = std::min(batch, samples - done);
+    session.draw(rows);
+    done += rows;
+    if (bar.on()) {
+      const auto now = session.stats(k).at(0);
+      bar.show(done, samples, "rows", "max p " + attn::strf("%.3g", now.max_prob.mean) + ", entropy " +
+                                          attn::strf("%.3g", now.entropy.mean));
+    }
+  }
+  bar.finish();
+  const attn::SaturationStats st = session.stats(k).at(0);
   Json j;
   j["dk"] = dk;
   j["n"] = n;

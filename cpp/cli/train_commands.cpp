@@ -1,7 +1,5 @@
 #include "train_commands.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -25,6 +23,7 @@
 #include "kernels/matmul.h"
 #include "help.h"
 #include "output.h"
+#include "progress.h"
 #include "train/train_config.h"
 #include "train/trainer.h"
 
@@ -180,77 +179,6 @@ void check_calls_fit(const attn::TrainConfig& c, std::size_t eval) {
     throw UsageError("--eval " + std::to_string(eval) + " is " + decimal(attn::run_work(c, 0, eval)) +
                      " multiply-adds, more than the limit of " + std::to_string(L::kMaxEvalWork) +
                      "; a smaller --eval or smaller sizes");
-}
-
-// Progress on stderr (issue 31), never on stdout: on a terminal a bar redrawn
-// in place, 10 times a second at most; with --progress and no terminal, one
-// line per update, a second apart (for logs); --quiet: nothing. Either way
-// only once the work has run a second: a short run prints nothing.
-enum class ProgressMode { Auto, On, Off };
-
-class Progress {
- public:
-  Progress(std::ostream& err, ProgressMode mode)
-      : err_(err),
-        tty_(isatty(STDERR_FILENO) == 1),
-        on_(mode == ProgressMode::On || (mode == ProgressMode::Auto && tty_)),
-        quiet_(mode == ProgressMode::Off),
-        start_(Clock::now()) {}
-  // `done` of `total` `unit` ("steps", "runs"), and the text after it.
-  void show(std::size_t done, std::size_t total, const char* unit, const std::string& text) {
-    if (!on_) return;
-    const auto now = Clock::now();
-    const double ran = std::chrono::duration<double>(now - start_).count();
-    const double since = std::chrono::duration<double>(now - last_).count();
-    if (ran < 1.0 || (drawn_ && since < (tty_ ? 0.1 : 1.0) && done < total)) return;
-    last_ = now;
-    drawn_ = true;
-    const double rate = ran > 0 ? static_cast<double>(done) / ran : 0;
-    const double left = rate > 0 ? static_cast<double>(total - done) / rate : 0;
-    constexpr std::size_t kWidth = 24;
-    const std::size_t fill = total ? done * kWidth / total : kWidth;
-    char nums[96];
-    std::snprintf(nums, sizeof nums, "%zu/%zu %s, %.3g %s/s, %s left", done, total, unit, rate, unit,
-                  duration(left).c_str());
-    const std::string line = "[" + std::string(fill, '#') + std::string(kWidth - fill, ' ') + "] " + nums +
-                             (text.empty() ? "" : " " + text);
-    if (tty_) err_ << "\r" << line << "\033[K" << std::flush;
-    else err_ << "attnlab: " << line << "\n" << std::flush;
-  }
-  void finish() {
-    if (on_ && tty_ && drawn_) err_ << "\r\033[K" << std::flush;
-  }
-  // Once, unless --quiet: how long `what` will take in all, when that is more
-  // than a minute (issue 31), measured from the work done so far.
-  void estimate(double seconds, const std::string& what, const std::string& from) {
-    if (quiet_ || estimated_ || !(seconds > 60)) return;
-    estimated_ = true;
-    if (tty_ && drawn_) err_ << "\r\033[K";
-    err_ << "attnlab: " << what << " will take about " << duration(seconds) << " (estimated from " << from
-         << "; --quiet hides this)\n" << std::flush;
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  static std::string duration(double s) {
-    char b[32];
-    if (s < 60) std::snprintf(b, sizeof b, "%.0f s", s);
-    else if (s < 3600) std::snprintf(b, sizeof b, "%.0f min %02.0f s", std::floor(s / 60), std::fmod(s, 60));
-    else std::snprintf(b, sizeof b, "%.0f h %02.0f min", std::floor(s / 3600), std::floor(std::fmod(s, 3600) / 60));
-    return b;
-  }
-  std::ostream& err_;
-  bool tty_, on_, quiet_;
-  Clock::time_point start_, last_{};
-  bool drawn_ = false, estimated_ = false;
-};
-
-// --progress and --quiet: flags without a value, taken out of the arguments
-// (args.h) before Args reads the "--name value" pairs.
-ProgressMode take_progress(std::vector<std::string>& argv) {
-  const std::size_t on = take_flag(argv, "--progress"), off = take_flag(argv, "--quiet");
-  if (on + off > 1) throw UsageError("give --progress or --quiet once, not both or twice");
-  return on ? ProgressMode::On : off ? ProgressMode::Off : ProgressMode::Auto;
 }
 
 struct RunResult {

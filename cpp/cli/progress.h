@@ -37,6 +37,7 @@ class Progress {
   Progress(std::ostream& err, ProgressMode mode)
       : err_(err),
         tty_(isatty(STDERR_FILENO) == 1),
+        out_tty_(isatty(STDOUT_FILENO) == 1),
         on_(mode == ProgressMode::On || (mode == ProgressMode::Auto && tty_)),
         quiet_(mode == ProgressMode::Off),
         start_(Clock::now()) {}
@@ -71,12 +72,18 @@ class Progress {
     }
     const std::string line = "[" + std::string(fill, '#') + std::string(kWidth - fill, ' ') + "] " + nums +
                              (text.empty() ? "" : (timed ? " " : ": ") + text);
-    if (tty_) err_ << "\r" << line << "\033[K" << std::flush;
-    else err_ << "attnlab: " << line << "\n" << std::flush;
+    if (!tty_) {
+      err_ << "attnlab: " << line << "\n" << std::flush;
+      return;
+    }
+    // stdout on the same terminal (train's rows): the old bar goes first, so
+    // the rows written since land on a line of their own, then the new bar.
+    if (out_tty_) clear_line();
+    err_ << "\r" << line << "\033[K" << std::flush;
   }
   // The bar off the terminal's line (before another message, or at the end).
   void finish() {
-    if (on_ && tty_ && drawn_) err_ << "\r\033[K" << std::flush;
+    if (on_ && tty_ && drawn_) clear_line();
     if (tty_) drawn_ = false;
   }
   // Once, unless --quiet: how long `what` will take in all, when that is more
@@ -84,13 +91,20 @@ class Progress {
   void estimate(double seconds, const std::string& what, const std::string& from) {
     if (quiet_ || estimated_ || !(seconds > 60)) return;
     estimated_ = true;
-    if (tty_ && drawn_) err_ << "\r\033[K";
+    if (tty_ && drawn_) clear_line();
     err_ << "attnlab: " << what << " will take about " << duration(seconds) << " (estimated from " << from
          << "; --quiet hides this)\n" << std::flush;
   }
 
  private:
   using Clock = std::chrono::steady_clock;
+  // The bar's line cleared before stdout is flushed: std::cerr is tied to
+  // std::cout, and a row flushed first would be printed after the bar, on its line.
+  void clear_line() {
+    std::ostream* tied = err_.tie(nullptr);
+    err_ << "\r\033[K" << std::flush;
+    err_.tie(tied);
+  }
   static std::string duration(double s) {
     char b[32];
     if (s < 60) std::snprintf(b, sizeof b, "%.0f s", s);
@@ -99,7 +113,7 @@ class Progress {
     return b;
   }
   std::ostream& err_;
-  bool tty_, on_, quiet_;
+  bool tty_, out_tty_, on_, quiet_;
   Clock::time_point start_, last_{};
   bool drawn_ = false, estimated_ = false;
 };

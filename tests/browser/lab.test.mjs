@@ -30,6 +30,8 @@ globalThis.navigator ??= { languages: ['en'], language: 'en' };
 const { inLang } = await import(path.join(ROOT, 'web/src/i18n.js'));
 const { sentence } = await import(path.join(ROOT, 'web/src/core/error-strings.js'));
 const { createCheckAttn } = await import(path.join(ROOT, 'web/src/core/attn-check.js'));
+const { lossSpike } = await import(path.join(ROOT, 'web/src/train/mechanism.js'));
+const { powerOfTen } = await import(path.join(ROOT, 'web/src/format.js'));
 
 const TIMEOUT = 600_000;
 let server;
@@ -240,6 +242,55 @@ test('the default comparison: first points at once, growing curves, the end, exp
     assert.ok(g && why.larger === 'true', why.text);
     close(n(g[1]), col('grad_wq')[0], 0.006 * col('grad_wq')[0], '‖∂L/∂W_Q‖ at step 1, unscaled');
     assert.ok(n(g[1]) > n(g[2]), 'the unscaled run starts with the larger gradient');
+
+    // Under every chart what to look for; each run's short name at the end of its line
+    // (told apart without colour); the log charts' floor, where it cuts, said under them.
+    const figs = await page.$$eval('.lab-chart, .lab-head-chart', (fs) => fs.map((f) => ({
+      id: f.id, look: f.querySelector('.lab-chart-look').textContent, labels: f.dataset.labels, floor: f.dataset.floor,
+      floorNote: f.querySelector('.lab-chart-floor').hidden ? '' : f.querySelector('.lab-chart-floor').textContent,
+    })));
+    assert.equal(figs.length, 11);
+    for (const f of figs) {
+      assert.match(f.look, /^Look for: .{40,}/, f.id);
+      assert.equal(f.labels, '÷√dₖ,÷2,÷1', `${f.id}: the runs named at their lines' ends`);
+      if (f.floor) assert.equal(f.floorNote, `Values below ${powerOfTen(Number(f.floor))} are drawn at ${powerOfTen(Number(f.floor))}; the CSV export has every value.`, f.id);
+      else assert.equal(f.floorNote, '', f.id);
+    }
+    // The gradient charts' floor is at most ten decades under their top: the fall shows, not 10⁻²⁰ noise.
+    for (const id of ['lab-chart-gradWq', 'lab-chart-gradWk', 'lab-chart-qkGradHeads']) {
+      const f = figs.find((x) => x.id === id);
+      if (f.floor) assert.ok(Number(f.floor) >= -12, `${id}: floor 10^${f.floor}`);
+    }
+
+    // A run that learned and then lost it while its logits grew: said from its own rows (read
+    // here from its CSV with the same rule), with links to the same runs beside QK-LayerNorm and
+    // with a soft-cap; no such sentence for a run that did not.
+    const spikeOf = (c) => lossSpike(Object.fromEntries(c.cols.map((name, j) => [name, c.rows.map((r) => r[j])])));
+    const spikes = await page.$$eval('#lab-summary .lab-sum-spike', (ps) => ps.map((p) => ({
+      div: p.dataset.div, step: p.dataset.step, text: p.textContent, links: [...p.querySelectorAll('a')].map((a) => a.getAttribute('href')) })));
+    for (const [div, c] of [['sqrt', { cols, rows }], ['1', csv1]]) {
+      const want = spikeOf(c);
+      const got = spikes.find((x) => x.div === div);
+      t.diagnostic(`loss spike of ${div}: ${JSON.stringify(want)}`);
+      if (!want) {
+        assert.equal(got, undefined, `${div}: no spike, no sentence`);
+        continue;
+      }
+      assert.ok(got, `${div}: the spike at step ${want.step} is said`);
+      t.diagnostic(got.text);
+      assert.equal(got.step, String(want.step));
+      const sm = got.text.match(/its loss was (.+) at step ([\d,]+), and at step ([\d,]+) it jumped back above 1 \(to ([\d.]+) at step ([\d,]+)\), while its largest \|logit\| grew from ([\d.,]+) \(the median of the 40 logged rows before\) to ([\d.,]+) by step ([\d,]+), ([\d.]+)×/);
+      assert.ok(sm, got.text);
+      assert.deepEqual([sm[2], sm[3], sm[5], sm[8]].map(n), [want.lowStep, want.step, want.peakStep, want.g1Step]);
+      close(n(sm[4]), want.peak, 0.006 * want.peak, 'the spike\'s top');
+      close(n(sm[6]), want.g0, 0.006 * want.g0, 'the logit before');
+      close(n(sm[7]), want.g1, 0.006 * want.g1, 'the logit after');
+      close(Number(sm[9]), want.ratio, 0.051, 'the ratio');
+      assert.ok(want.ratio >= 2);
+      assert.equal(got.links.length, 2);
+      assert.match(got.links[0], /[?&]div=sqrt,2,1,qknorm(&|$)/);
+      assert.match(got.links[1], /[?&]cap=50(&|$)/);
+    }
 
     // q and k as .npz: stored members q.npy, k.npy, logits.npy and divisor.npy that the core's checker reads.
     const npz = await downloadOf(page, '#lab-run-0 [data-export="npz"]');

@@ -8,7 +8,8 @@ import { decimals, fixed, int, num, percent } from '../format.js';
 import './strings.js';
 import { swatch } from './swatch.js';
 import { divisorLabel, stabilisersText } from './run-cards.js';
-import { runMechanism } from '../train/mechanism.js';
+import { lossSpike, runMechanism } from '../train/mechanism.js';
+import { flush } from '../state.js';
 
 const DATA_ROWS = 10;  // logged rows per run in the charts' data table
 const TABLE_COLS = ['step', 'loss', 'accuracy', 'grad_wq', 'grad_wk', 'attn_entropy', 'logit_max_abs'];
@@ -71,7 +72,8 @@ export function renderLegend(legend, charts, cmp) {
   legend.replaceChildren(...cmp.runs.map((r) => h('li', { class: `slot-${r.slot}` }, swatch(r), ' ',
     h('span', { text: divisorLabel(r) }), h('span', { class: 'visually-hidden', text: ` (${t(`lab.color.${r.slot}`)})` }))));
   charts.setLabels((spec) => [t(`lab.chart.${spec.key}`),
-    t(spec.perHead ? 'lab.chart.nameHeads' : 'lab.chart.name', { title: t(`lab.chart.${spec.key}`), runs: names, heads: int(cmp.plan.config.heads) })]);
+    t(spec.perHead ? 'lab.chart.nameHeads' : 'lab.chart.name', { title: t(`lab.chart.${spec.key}`), runs: names, heads: int(cmp.plan.config.heads) }),
+    t(`lab.look.${spec.key}`)]);
 }
 
 /** What the comparison shows, in words: each finished run against √d_k, and the time taken. */
@@ -94,10 +96,36 @@ export function renderSummary(el, cmp) {
     ...(stabilisersText(c) ? [h('p', { class: 'lab-sum-stab', text: t('lab.sum.stab', { what: stabilisersText(c) }) })] : []),
     h('ul', {}, lines.map((line) => h('li', { text: line }))),
     ...mechanismParts(done, c),
+    ...spikeParts(done, cmp),
     ...(cmp.totalMs === null ? [h('p', { class: 'hint', text: t('lab.sum.partial') })] : [
       h('p', { class: 'lab-sum-time', text: t('lab.sum.time', {
         seconds: decimals(cmp.totalMs / 1000, 1), n: int(cmp.runs.length), workers: int(cmp.workers) }) }),
       h('p', { class: 'hint', text: t('lab.sum.note') })]));
+}
+
+// A run that learned and then lost it while its logits grew (the scaled run
+// of the default comparison, near step 1360): said from its numbers, with
+// links to the same comparison beside QK-LayerNorm and with a soft-cap.
+function spikeParts(done, cmp) {
+  const c = cmp.plan.config;
+  const found = done.filter((r) => !r.diverged).map((r) => [r, lossSpike(r.data)]).filter(([, s]) => s);
+  if (!found.length) return [];
+  flush();  // the address holds the form as it is
+  const here = new URL(location.href);
+  const link = (key, param, value) => {
+    const u = new URL(here);
+    u.searchParams.set(param, value);
+    return h('a', { href: `${u.pathname}${u.search.replace(/%2C/g, ',')}`, class: `lab-sum-try-${key}`, text: t(`lab.sum.try.${key}`) });
+  };
+  const offers = [];
+  if (!cmp.runs.some((r) => r.option === 'qknorm')) offers.push(link('qknorm', 'div', [...new Set([...cmp.runs.map((r) => r.option), 'qknorm'])].join(',')));
+  if (!(c.softcap > 0)) offers.push(link('cap', 'cap', '50'));
+  return found.map(([r, s]) => h('p', { class: 'lab-sum-spike', dataset: { div: r.option, step: String(s.step) } },
+    t('lab.sum.spike', {
+      label: divisorLabel(r), low: num(s.low, 2), lowStep: int(s.lowStep), step: int(s.step), peak: num(s.peak, 3), peakStep: int(s.peakStep),
+      g0: num(s.g0, 3), g1: num(s.g1, 3), g1Step: int(s.g1Step), ratio: decimals(s.ratio, 1),
+    }),
+    ...(offers.length ? [' ', t('lab.sum.try'), ' ', ...offers.flatMap((a, i) => (i ? [t('lab.sum.tryOr'), a] : [a])), t('lab.sum.tryEnd')] : [])));
 }
 
 // Each finished run's mechanism in its own numbers (train/mechanism.js), and,

@@ -22,6 +22,12 @@ export function divisorLabel(run) {
   }
 }
 
+/** A run's name at the end of its lines in the charts: ÷√dₖ, ÷2, ÷1, ÷dₖ, QK-LN, ÷3.5. */
+export function shortLabel(run) {
+  const names = { sqrt: '÷√dₖ', 1: '÷1', 2: '÷2', dk: '÷dₖ', qknorm: 'QK-LN' };
+  return names[run.option] ?? `÷${run.divisorValue ? num(run.divisorValue, 4) : run.option}`;
+}
+
 /** The stabilisers every run of a plan's config has, in words ('' when none). */
 export function stabilisersText(c) {
   const parts = [];

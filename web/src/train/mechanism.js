@@ -32,3 +32,37 @@ export function runMechanism(data) {
   const values = [m.max1, m.corr1, m.corr, m.l1, m.l2, m.frozen, m.gradWq1, ...m.rels];
   return values.every(Number.isFinite) ? m : null;
 }
+
+/**
+ * A run that learned and then lost it: the first logged row whose loss is 1
+ * or more after the loss had been 0.1 or less. With it: the lowest loss
+ * before, the spike's top (the largest loss while it stays at 0.5 or more),
+ * and the largest |logit| before the spike (the median of the 40 logged rows
+ * before it) and after it (the largest from there to the end). Null when the
+ * run never did that, or when its largest logit did not at least double (a
+ * spike without logit growth is not what QK-LayerNorm and soft-caps address).
+ * @param {{step: number[], loss: number[], logit_max_abs: number[]}} data
+ * @returns {null | {step, low, lowStep, peak, peakStep, g0, g1, g1Step, ratio}}
+ */
+export function lossSpike(data) {
+  const { step, loss, logit_max_abs: g } = data ?? {};
+  if (!step?.length || !loss || !g) return null;
+  let low = Infinity;
+  let lowStep = 0;
+  for (let i = 0; i < step.length; i++) {
+    if (!Number.isFinite(loss[i])) return null;
+    if (loss[i] >= 1 && low <= 0.1) {
+      const before = g.slice(Math.max(0, i - 40), i).filter(Number.isFinite).sort((a, b) => a - b);
+      if (!before.length) return null;
+      const g0 = before[before.length >> 1];
+      let [peak, peakStep] = [loss[i], step[i]];
+      for (let j = i + 1; j < step.length && loss[j] >= 0.5; j++) if (loss[j] > peak) [peak, peakStep] = [loss[j], step[j]];
+      let [g1, g1Step] = [g[i], step[i]];
+      for (let j = i + 1; j < step.length; j++) if (g[j] > g1) [g1, g1Step] = [g[j], step[j]];
+      const ratio = g1 / g0;
+      return Number.isFinite(ratio) && ratio >= 2 ? { step: step[i], low, lowStep, peak, peakStep, g0, g1, g1Step, ratio } : null;
+    }
+    if (loss[i] < low) [low, lowStep] = [loss[i], step[i]];
+  }
+  return null;
+}

@@ -7,7 +7,7 @@ defineStrings('lab', {
   en: {
     description: 'Train a small attention model in your browser with the scores divided by √dₖ, by 2, by 1 or by dₖ, and see whether dropping the scale stalls learning.',
     title: 'Training lab: does dropping the 1/√dₖ really stall learning?',
-    lede: 'The claim: with large dₖ, attention without the 1/√dₖ scale starts with logits so large that softmax is almost one-hot, its gradient almost vanishes, and the loss curve stalls. Here you can test it. Each divisor trains the same small attention model on the same data from the same initial weights, with real forward and backward passes in the C++ core (WebAssembly, in your browser), and every number below comes from those runs. The answer depends on dₖ and on the optimiser, so try several.',
+    lede: 'The claim: with large dₖ, attention without the 1/√dₖ scale starts with logits so large that softmax is almost one-hot, its gradient almost vanishes, and the loss curve stalls. Here you can test it, and see which part holds when: the summary under the charts says, from each run’s own numbers, how large its gradient was at step 1 and how far it had fallen by the end. Each divisor trains the same small attention model on the same data from the same initial weights, with real forward and backward passes in the C++ core (WebAssembly, in your browser), and every number below comes from those runs. The answer depends on dₖ and on the optimiser, so try several.',
     back: 'Back to the explanation',
     toCheck: 'Check your own q and k',
 
@@ -297,7 +297,7 @@ defineStrings('lab', {
   zh: {
     description: '在浏览器中训练一个小型注意力模型，分数分别除以 √dₖ、2、1 或 dₖ，看看去掉缩放是否会让学习停滞。',
     title: '训练实验室：去掉 1/√dₖ 真的会让学习停滞吗？',
-    lede: '论断是：dₖ 较大时，若注意力不乘 1/√dₖ，初始 logit 就大到让 softmax 几乎成为独热分布，梯度几乎消失，损失曲线停滞。你可以在这里检验它。每个除数都在相同数据、相同初始权重上训练同一个小型注意力模型，前向与反向传播都在 C++ 核心（在你浏览器中运行的 WebAssembly）里真实计算，下面的每个数字都来自这些运行。结论取决于 dₖ 和优化器，请多试几种。',
+    lede: '论断是：dₖ 较大时，若注意力不乘 1/√dₖ，初始 logit 就大到让 softmax 几乎成为独热分布，梯度几乎消失，损失曲线停滞。你可以在这里检验它，并看清哪一部分在何时成立：图表下方的总结用每个运行自己的数字说明，它在第 1 步的梯度有多大、到最后又降了多少。每个除数都在相同数据、相同初始权重上训练同一个小型注意力模型，前向与反向传播都在 C++ 核心（在你浏览器中运行的 WebAssembly）里真实计算，下面的每个数字都来自这些运行。结论取决于 dₖ 和优化器，请多试几种。',
     back: '返回讲解页',
     toCheck: '检查你自己的 q 与 k',
 

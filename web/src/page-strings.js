@@ -35,6 +35,7 @@ defineStrings('page', {
     'variance.heading': 'Why the dot product grows',
     'variance.intro':
       'Sample a query q and a key k with dₖ independent entries of mean 0 and variance 1, and take q·k. Its histogram widens as dₖ grows, and its measured variance follows the line Var = dₖ on log–log axes. Divided by √dₖ, the variance stays at 1 for every dₖ.',
+    'variance.sideTrip': 'Side trip: entries that are not independent or not of variance 1 (σ, ρ and μP)',
     'variance.break':
       'The seed’s assumption is that q and k have independent entries with mean 0 and variance 1. Move σ_q and σ_k: the variance becomes σ_q²σ_k² dₖ, still proportional to dₖ, so √dₖ still keeps its growth in check, up to a constant. Move ρ, the correlation between qᵢ and kᵢ: now the mean of q·k is ρσ_qσ_k dₖ and its variance σ_q²σ_k² dₖ(1 + ρ²). The scores then grow like dₖ, not √dₖ, and dividing by √dₖ leaves them growing like √dₖ (see the second chart: the line for c = √dₖ rises once ρ ≠ 0).',
     'variance.mup':
@@ -127,6 +128,7 @@ defineStrings('page', {
     'variance.heading': '点积为何变大',
     'variance.intro':
       '抽取查询 q 与键 k，各有 dₖ 个相互独立、均值为 0、方差为 1 的分量，计算 q·k。随着 dₖ 增大，它的直方图变宽；在双对数坐标中，实测方差沿着直线 Var = dₖ 增长。除以 √dₖ 后，对每个 dₖ 方差都保持为 1。',
+    'variance.sideTrip': '侧记：分量不独立或方差不为 1 时（σ、ρ 与 μP）',
     'variance.break':
       '原文假设 q 与 k 的分量相互独立、均值为 0、方差为 1。调节 σ_q 与 σ_k：方差变为 σ_q²σ_k² dₖ，仍与 dₖ 成正比，所以除以 √dₖ 仍能（在一个常数倍以内）抑制其增长。调节 ρ，即 qᵢ 与 kᵢ 的相关系数：此时 q·k 的均值为 ρσ_qσ_k dₖ，方差为 σ_q²σ_k² dₖ(1 + ρ²)。分数随 dₖ 而非 √dₖ 增长，除以 √dₖ 之后仍随 √dₖ 增长（见第二张图：ρ ≠ 0 时 c = √dₖ 的曲线上升）。',
     'variance.mup':

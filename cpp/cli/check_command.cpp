@@ -18,7 +18,7 @@
 #include "checker/report.h"
 #include "output.h"
 #include "progress.h"
-#include "sample_qk.h"
+#include "samples/sample_qk.h"
 
 namespace attncli {
 

@@ -7,7 +7,7 @@
 #include "kernels/dot.h"
 #include "kernels/madd.h"
 #include "kernels/matmul.h"
-#include "sample_qk.h"
+#include "samples/sample_qk.h"
 #include "train/train_config.h"
 
 #ifndef ATTN_VERSION

@@ -87,7 +87,7 @@ TEST_CASE("Divisor::value rejects 0, negatives, NaN, inf and values outside [kMi
   }
 }
 
-// The shared argument checks (check.h), which every entry point relies on.
+// The shared argument checks (base/argument_checks.h), which every entry point relies on.
 TEST_CASE("check helpers: bounds, overflow-free products, reals, finiteness, null", "[check][errors]") {
   using namespace attn;
   const std::size_t big = std::numeric_limits<std::size_t>::max();

@@ -10,7 +10,7 @@
 #include "base/argument_error.h"
 #include "base/size_limits.h"
 #include "explain/attention.h"
-#include "sample_qk.h"
+#include "samples/sample_qk.h"
 #include "train/train_config.h"
 #include "train/trainer.h"
 

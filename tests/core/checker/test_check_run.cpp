@@ -13,7 +13,7 @@
 #include "checker/io/npy.h"
 #include "checker/io/npz.h"
 #include "checker/qk_input.h"
-#include "sample_qk.h"
+#include "samples/sample_qk.h"
 
 namespace {
 

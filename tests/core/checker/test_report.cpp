@@ -19,7 +19,7 @@
 #include "checker/io/npz.h"
 #include "checker/qk_input.h"
 #include "checker/report.h"
-#include "sample_qk.h"
+#include "samples/sample_qk.h"
 
 using namespace checkfix;
 using attn::Divisor;

@@ -12,7 +12,7 @@
 #include "base/argument_error.h"
 #include "base/presets.h"
 #include "checker/scale_fit.h"
-#include "sample_qk.h"
+#include "samples/sample_qk.h"
 
 namespace {
 

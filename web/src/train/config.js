@@ -8,8 +8,11 @@
 
 import { numberText, wholeText } from '../number-text.js';
 
-// Fixed parts of every run (the core's TrainOptions defaults): the lab varies
-// what the seed article talks about and keeps the rest of the model fixed.
+// Fixed parts of every run: the lab varies what the seed article talks about
+// and keeps the rest of the model fixed. d_model, d_v, batch and init are the
+// core's TrainOptions defaults (train_config.h; tests/node/train_wasm.test.mjs
+// holds them equal); logEvery is the lab's own, 5 where the core logs every
+// 10 steps, so the charts have twice the points.
 export const FIXED = { dModel: 64, dv: 32, batch: 64, init: 'lecun', logEvery: 5 };
 export const EVAL_SAMPLES = 512;      // held-out sequences scored at the end of a run
 export const SNAPSHOT_SAMPLES = 64;   // sequences in an exported q/k snapshot

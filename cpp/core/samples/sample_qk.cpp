@@ -1,4 +1,4 @@
-#include "sample_qk.h"
+#include "samples/sample_qk.h"
 
 #include <cmath>
 #include <string>

@@ -22,7 +22,7 @@ import { parseNumber } from '../parse.js';
 import { randomSeed, readState, writeState } from '../state.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { createChart } from './chart.js';
-import { SWEEP_DKS, sweepDks } from './saturation-sweep.js';
+import { SWEEP_DKS, curveDivisors, sweepPoints } from './saturation-sweep.js';
 import './saturation-strings.js';
 
 const DK_LOG2_MAX = 12; // d_k = 1 .. 4096
@@ -359,8 +359,9 @@ class AttnSaturation extends AttnElement {
     this.highlightCurves();
     this.renderCurves();
     try {
-      await sweepDks(this.client, {
-        m, seed, custom: this.sweepMeta.custom, curves: CURVES, stale: () => gen !== this.sweepGen,
+      await sweepPoints(this.client, {
+        points: SWEEP_DKS.map((dk) => ({ x: dk, dk, m })), seed,
+        divisorsAt: curveDivisors(this.client, CURVES, this.sweepMeta.custom), stale: () => gen !== this.sweepGen,
         onChunk: (dk, i, used, res) => {
           this.sweepMeta.rows += res.rows - (this.sweep.get(`${dk}|1`)?.n ?? 0);
           res.stats.forEach((r, j) => {

@@ -16,7 +16,7 @@ import { createChart } from './chart.js';
 import { coreMessage, embedding } from './element.js';
 import styles from './saturation-dist.css?inline';
 import { createClient } from '../core/client.js';
-import { SWEEP_DKS, sweepDks } from './saturation-sweep.js';
+import { SWEEP_DKS, curveDivisors, sweepPoints } from './saturation-sweep.js';
 import './saturation-dist-strings.js';
 
 const DIST = ['jacobianMedian', 'jacobianBelow', 'targetBelow'];
@@ -124,8 +124,9 @@ export class SaturationDist {
     this.render();
     client ??= createClient('presets');
     try {
-      await sweepDks(client, {
-        m, seed, custom: this.meta.custom, curves: this.curves, stale: () => gen !== this.gen, resolver: this.w.client,
+      await sweepPoints(client, {
+        points: SWEEP_DKS.map((dk) => ({ x: dk, dk, m })), seed,
+        divisorsAt: curveDivisors(this.w.client, this.curves, this.meta.custom), stale: () => gen !== this.gen,
         onChunk: (dk, i, used, res) => {
           res.stats.forEach((r, j) => this.sweep.set(`${dk}|${used[j].key}`,
             { n: res.rows, divisor: r.divisor, stats: { jacobianNorm: r.jacobianNorm }, dist: readDist(r.dist) }));

@@ -18,19 +18,14 @@ import { readState, writeState } from '../state.js';
 import { coreMessage, timed } from './element.js';
 import { createChart } from './chart.js';
 import { parseS, ssmaxDivisor } from './saturation-ssmax.js';
+import { SWEEP_DKS, sweepPoints } from './saturation-sweep.js';
 import './saturation-length-strings.js';
 
 const AXES = {
-  dk: Array.from({ length: 13 }, (_, i) => 2 ** i), // d_k = 1 .. 4096, at the chosen m
+  dk: SWEEP_DKS, // d_k = 1 .. 4096, at the chosen m
   n: Array.from({ length: 12 }, (_, i) => 2 ** (i + 1)), // n = 2 .. 4096, at the chosen d_k
 };
 const STATS = ['maxProb', 'entropy', 'jacobianNorm'];
-// The Monte Carlo budget of attn-saturation.js's curves, in normal draws: a
-// call at most CHUNK, a point at most POINT (between MIN_ROWS and MAX_ROWS rows).
-const CHUNK = 2.5e6;
-const POINT = 5e6;
-const MIN_ROWS = 8;
-const MAX_ROWS = 4000;
 const SSMAX = ['ssmax', null, 'c-theory', [6, 2, 1, 2]];
 const SPECS = {
   x: { type: 'enum', values: ['dk', 'n'], def: 'dk' },
@@ -136,55 +131,48 @@ export function extend(w, CURVES, fmtStat) {
     w.labelCharts();
     w.highlightCurves();
     w.renderCurves();
-    for (const [i, x] of AXES[axis].entries()) {
-      const pdk = axis === 'n' ? dk : x;
-      const pm = axis === 'n' ? x : m;
-      let divisors;
-      try {
-        divisors = await Promise.all(ALL.map(([key, spec]) => {
-          if (key === 'ssmax') return L.error ? null : ssmaxDivisor(pdk, pm, sParsed.value);
-          if (key === 'custom') return customOk ? w.client.call('resolveDivisor', [String(w.v.c), pdk]) : null;
-          return w.client.call('resolveDivisor', [spec, pdk]);
-        }));
-      } catch {
-        return;
-      }
-      if (gen !== w.sweepGen) return;
-      if (divisors[ALL.length - 1] && w.sweepMeta.s === null) {
-        w.sweepMeta.s = sParsed.value;
-        w.labelCharts();
-      }
-      renderS();
-      const used = ALL.map(([key], j) => ({ key, d: typeof divisors[j] === 'number' ? { value: divisors[j] } : divisors[j] })).filter((u) => u.d);
-      const perRow = pdk * (pm + 1);
-      const target = Math.max(MIN_ROWS, Math.min(MAX_ROWS, Math.round(POINT / perRow)));
-      const chunk = Math.max(1, Math.floor(CHUNK / perRow));
-      const pointSeed = (seed * 1000003 + i * 4099) % 2 ** 53;
-      let id = null;
-      try {
-        id = await w.client.call('satOpen', [{ dk: pdk, m: pm, seed: pointSeed, divisors: used.map((u) => u.d.value) }]);
-        for (let done = 0; done < target;) {
-          const rows = Math.min(chunk, target - done);
-          const res = await w.client.call('satDraw', [id, rows]);
-          if (gen !== w.sweepGen) return;
-          done = res.rows;
-          w.sweepMeta.rows += rows;
+    let failed = false;
+    try {
+      await sweepPoints(w.client, {
+        points: AXES[axis].map((x) => ({ x, dk: axis === 'n' ? dk : x, m: axis === 'n' ? x : m })), seed,
+        stale: () => gen !== w.sweepGen,
+        divisorsAt: async (pdk, pm) => {
+          let divisors;
+          try {
+            divisors = await Promise.all(ALL.map(([key, spec]) => {
+              if (key === 'ssmax') return L.error ? null : ssmaxDivisor(pdk, pm, sParsed.value);
+              if (key === 'custom') return customOk ? w.client.call('resolveDivisor', [String(w.v.c), pdk]) : null;
+              return w.client.call('resolveDivisor', [spec, pdk]);
+            }));
+          } catch {
+            failed = true;
+            return null;
+          }
+          if (gen !== w.sweepGen) return null;
+          if (divisors[ALL.length - 1] && w.sweepMeta.s === null) {
+            w.sweepMeta.s = sParsed.value;
+            w.labelCharts();
+          }
+          renderS();
+          return ALL.map(([key], j) => ({ key, d: typeof divisors[j] === 'number' ? { value: divisors[j] } : divisors[j] }));
+        },
+        onChunk: (x, i, used, res) => {
+          w.sweepMeta.rows += res.rows - (w.sweep.get(`${x}|${used[0].key}`)?.n ?? 0);
           res.stats.forEach((r, j) => {
-            w.sweep.set(`${x}|${used[j].key}`, { n: done, divisor: r.divisor, stats: Object.fromEntries(STATS.map((st) => [st, r[st]])) });
+            w.sweep.set(`${x}|${used[j].key}`, { n: res.rows, divisor: r.divisor, stats: Object.fromEntries(STATS.map((st) => [st, r[st]])) });
           });
           w.sweepMeta.current = x;
           timed('sat.curves', () => w.renderCurves());
-        }
-      } catch (e) {
-        if (gen !== w.sweepGen) return;
-        w.sweepError = e;
-        w.renderCurves();
-        return;
-      } finally {
-        if (id !== null) w.client.call('satClose', [id]).catch(() => {});
-      }
-      w.sweepMeta.done = i + 1;
+        },
+        onPoint: (i) => { w.sweepMeta.done = i + 1; },
+      });
+    } catch (e) {
+      if (gen !== w.sweepGen) return;
+      w.sweepError = e;
+      w.renderCurves();
+      return;
     }
+    if (gen !== w.sweepGen || failed) return;
     w.sweepError = null;
     w.renderCurves();
   };

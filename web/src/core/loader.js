@@ -56,7 +56,22 @@ export async function instantiate(feature, build) {
   const byBuild = MODULES[feature];
   if (!byBuild) throw new Error(`unknown feature "${feature}"`);
   if (!byBuild[build]) throw new Error(`unknown build "${build}"`);
-  return (await byBuild[build]()).default();
+  // Compiling the .wasm as it streams in is refused when the server sends it
+  // with another MIME type than application/wasm; the glue then fetches and
+  // compiles the bytes (the core loads all the same, more slowly). Noted, in a
+  // worker (this global is ours there), so an embedded widget's footer can say so.
+  const W = WebAssembly;
+  const streaming = W.instantiateStreaming;
+  let refused = false;
+  if (streaming && !globalThis.document) W.instantiateStreaming = (...a) => streaming(...a).catch((e) => { refused = true; throw e; });
+  let M;
+  try {
+    M = await (await byBuild[build]()).default();
+  } finally {
+    if (streaming) W.instantiateStreaming = streaming;
+  }
+  if (refused) M.wasmRefetched = true;
+  return M;
 }
 
 const loaded = new Map(); // feature -> {build, promise}

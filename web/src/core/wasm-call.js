@@ -24,8 +24,11 @@ export function withAlloc(M, sizes, fn) {
   }
 }
 
-/** @returns {{simd: boolean, build: 'relaxed'|'simd'|'scalar', dotKernel: string, madd: 'fused'|'separate'}} */
+/**
+ * wasmRefetched: the .wasm's streaming compilation was refused (another MIME type), so it was fetched again (loader.js).
+ * @returns {{simd: boolean, build: 'relaxed'|'simd'|'scalar', dotKernel: string, madd: 'fused'|'separate', wasmRefetched?: true}}
+ */
 export function buildInfo(M) {
   const r = M.buildInfo();
-  return { simd: r.simd, build: r.build, dotKernel: r.dotKernel, madd: r.madd };
+  return { simd: r.simd, build: r.build, dotKernel: r.dotKernel, madd: r.madd, ...(M.wasmRefetched && { wasmRefetched: true }) };
 }

@@ -21,6 +21,24 @@ export const WIDGETS = {
 let runtime = null;
 const loading = new Map();
 
+// attnlab.js came, but not even the diagnosis from its assets/: the server
+// sends Access-Control-Allow-Origin on attnlab.js alone (the likeliest case).
+const NO_ASSETS = {
+  en: 'attnlab.js loaded, but not its files in {base}assets/: send Access-Control-Allow-Origin on those too.',
+  zh: 'attnlab.js 已加载，但 {base}assets/ 中的文件没有：请同样为它们发送 Access-Control-Allow-Origin。',
+};
+function unloaded(tag) {
+  for (const el of document.querySelectorAll(tag)) {
+    if (el.shadowRoot) continue;
+    const message = NO_ASSETS[/^zh\b/i.test(el.closest('[lang]')?.lang) ? 'zh' : 'en'].replace('{base}', new URL(/* @vite-ignore */ './', import.meta.url));
+    const p = document.createElement('p');
+    p.setAttribute('role', 'alert');
+    p.textContent = message;
+    el.attachShadow({ mode: 'open' }).append(p);
+    el.dispatchEvent(new CustomEvent('attn-error', { bubbles: true, composed: true, detail: { kind: 'cors', message, fatal: true, file: 'code' } }));
+  }
+}
+
 /** Define one widget's element (loads its code); resolves when defined. */
 export function define(tag) {
   if (!Object.hasOwn(WIDGETS, tag)) return Promise.reject(new Error(`attnlab: no widget <${tag}>`));
@@ -30,14 +48,9 @@ export function define(tag) {
     const p = runtime.then(() => WIDGETS[tag]()).then(() => {
       if (!customElements.get(tag)) throw new Error(`its module did not define <${tag}>`);
     });
-    // A chunk that failed to load (a 404, a CSP) says so in the element itself.
-    p.catch((e) => import('./load-error.js').then((m) => m.showLoadError(tag, e), () => {
-      // Whatever blocked the widget blocked the message too: say it plainly.
-      for (const el of document.querySelectorAll(tag)) {
-        el.textContent = `attnlab: <${tag}> could not load (${e?.message ?? e})`;
-        el.dispatchEvent(new CustomEvent('attn-error', { bubbles: true, composed: true, detail: { kind: 'load', message: el.textContent } }));
-      }
-    }));
+    // A chunk that failed to load (no CORS, a 404, a MIME type, a CSP): the
+    // diagnosis (diagnose.js, loaded only then) says why inside each such element.
+    p.catch((e) => import('../widgets/diagnose.js').then((m) => m.showCodeFailed(tag, e), () => unloaded(tag)));
     loading.set(tag, p);
   }
   return loading.get(tag);

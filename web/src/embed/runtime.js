@@ -2,7 +2,7 @@
 // loads: widgets render in shadow roots styled by constructable stylesheets
 // (a host's strict style-src allows them; no <style> tag, no style
 // attribute), the footer's status line, and the default language (the host's <html lang>,
-// else the browser's), with nothing written to the host's URL or storage.
+// followed when it changes, else the browser's), with nothing written to the host's URL or storage.
 import pageCss from '../style.css?inline';
 import embedCss from './embed.css?inline';
 import { browserLang, langOfTag, useLang } from '../i18n.js';
@@ -41,5 +41,13 @@ export function setUp(scriptUrl) {
   embedding.sheet = sheet;
   mathMode.mathmlOnly = true;
   buildFromUrl.on = false;
-  useLang(langOfTag(document.documentElement.getAttribute('lang')) ?? browserLang());
+  const html = document.documentElement;
+  const follow = () => useLang(langOfTag(html.getAttribute('lang')) ?? browserLang());
+  follow();
+  // A host that changes <html lang> later (its own language switch): every
+  // widget without a lang of its own follows (widgetLang reads it again).
+  new MutationObserver(() => {
+    follow();
+    for (const el of embedding.live) el.refreshText();
+  }).observe(html, { attributeFilter: ['lang'] });
 }

@@ -4,7 +4,7 @@
 // src/diagrams/chain.{en,zh}.mmd at build time (scripts/render-diagrams.mjs);
 // the Mermaid runtime never reaches the browser.
 //
-// Attributes: id-prefix (default "chain"); link targets are the page's
+// It computes nothing, so it loads no core. Attributes: id-prefix (default "chain"); link targets are the page's
 // section ids (#variance, #proof, #softmax, #saturation, #training).
 import { getLang, inLang, t } from '../i18n.js';
 import { h } from '../dom.js';
@@ -29,6 +29,8 @@ class AttnChain extends AttnElement {
   defaultIdPrefix = 'chain';
 
   static styles = styles;
+  // A drawing from build time: nothing to compute, so no core (no worker, no wasm) loads for it.
+  static computes = false;
 
   build() {
     this.figure = h('figure', { class: 'chain-svg', id: this.id_('svg') });

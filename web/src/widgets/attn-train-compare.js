@@ -81,6 +81,8 @@ class AttnTrainCompare extends AttnElement {
     lr: { key: 'lr', spec: SPECS.lr },
   };
 
+  static extraAttributes = ['autostart'];
+
   /** The footer's core: the shared pool's worker (or the main thread). */
   coreClient() {
     return {

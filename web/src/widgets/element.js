@@ -31,11 +31,17 @@ export const embedding = {
   sheets: [],              // CSSStyleSheet[] adopted by every shadow root
   sheet: null,             // (css text) -> CSSStyleSheet, with the embed's own rem (runtime.js)
   scriptUrl: null,         // attnlab.js's URL (the Embed button's snippets point at it)
+  live: new Set(),         // the widgets in the document (runtime.js relabels them when <html lang> changes)
 };
 
 const COMMON_ATTRS = ['lang', 'theme', 'controls'];
-let optStrings = null;  // opt-strings.js, once a bad attribute asks for it
+// The common attributes' values (lang: en or zh, any tag that starts with one).
+const COMMON_OK = { lang: (v) => langOfTag(v), theme: (v) => /^(light|dark|auto)$/.test(v), controls: (v) => /^(all|none)$/.test(v) };
+const COMMON_WHY = { lang: { key: 'opt.lang' }, theme: { key: 'opt.enum', params: { values: 'light, dark, auto' } }, controls: { key: 'opt.enum', params: { values: 'all, none' } } };
+let markup = null;      // markup.js (with opt-strings.js), once a widget's markup asks for it
 let optLoaded = false;
+
+const loadMarkup = () => (markup ??= import('./markup.js'));
 
 // A widget's own stylesheet (static styles), made once per class.
 const ownSheets = new Map();
@@ -60,6 +66,10 @@ export class AttnElement extends HTMLElement {
   static options = {};
   /** CSS text only this widget needs (its ?inline import), beside the shared style.css. */
   static styles = '';
+  /** Whether it computes with the core (the chain does not: it loads none). */
+  static computes = true;
+  /** Attributes it reads beside its options and the common ones (attn-train-compare: autostart). */
+  static extraAttributes = [];
 
   static get observedAttributes() {
     return [...Object.keys(this.options), ...COMMON_ATTRS];
@@ -67,6 +77,8 @@ export class AttnElement extends HTMLElement {
 
   connectedCallback() {
     if (!this.built) {
+      // Page content inside it (a self-closing <attn-chain />): markup.js moves it out.
+      if (embedding.on && [...this.children].some((c) => c.slot !== 'fallback')) loadMarkup().then((m) => m.releaseContent(this));
       this.takeEarlyProperties();
       this.built = true;
       this.client = client;
@@ -74,6 +86,8 @@ export class AttnElement extends HTMLElement {
       this.attrNotices = [];
       this.v = this.readOptions();
       this.build();
+      // Where a widget has no notice box of its own (the chain), attribute messages go at its top.
+      if (!this.noticeEl) this.root.prepend(this.noticeBox([]));
       this.footer = footer(this, embedding, this.coreClient());
       this.box.append(this.footer.el);
       this.refreshText();
@@ -84,11 +98,13 @@ export class AttnElement extends HTMLElement {
       this.resumeWork();
     }
     this.offLang ??= onLangChange(() => this.refreshText());
+    embedding.live.add(this);
   }
 
   disconnectedCallback() {
     this.offLang?.();
     this.offLang = null;
+    embedding.live.delete(this);
     // A host that removes a widget (a route change) must not keep it computing.
     if (this.built) {
       this.stopped = true;
@@ -145,7 +161,8 @@ export class AttnElement extends HTMLElement {
   /** The language this widget speaks: 'en' or 'zh'. */
   get widgetLang() {
     if (!embedding.on) return getLang();
-    return langOfTag(this.closest('[lang]')?.getAttribute('lang')) ?? browserLang();
+    // Its own lang, if usable; else the nearest one around it (the host's <html lang>); else the browser's.
+    return langOfTag(this.getAttribute('lang')) ?? langOfTag((this.parentElement ?? document.documentElement).closest('[lang]')?.getAttribute('lang')) ?? browserLang();
   }
 
   applyTheme() {
@@ -168,14 +185,32 @@ export class AttnElement extends HTMLElement {
       if (r.error) this.attrNotices.push({ attr, text, message: r.error });
       else values[key] = r.value;
     }
+    const cls = this.constructor;
+    for (const { name, value } of this.attributes) {
+      if (COMMON_OK[name]) this.checkCommon(name, value);
+      // Not its own, on a host's page (markup.js drops the global ones: tabindex, a framework's marker).
+      else if (embedding.on && !cls.options[name] && !cls.extraAttributes.includes(name) && !/^(id|class|style|slot|(data|aria)-.*)$/.test(name))
+        this.attrNotices.push({ attr: name, text: value, unknown: true });
+    }
     return values;
+  }
+
+  /** lang, theme or controls: a value it cannot use is reported as an option's is. */
+  checkCommon(attr, value) {
+    this.attrNotices = this.attrNotices.filter((n) => n.attr !== attr);
+    if (value !== null && !COMMON_OK[attr](value)) this.attrNotices.push({ attr, text: value, message: COMMON_WHY[attr] });
   }
 
   attributeChangedCallback(attr, old, value) {
     if (!this.built || old === value) return;
-    if (attr === 'lang') return this.refreshText();
-    if (attr === 'theme') return this.applyTheme(), this.themeChanged();
-    if (attr === 'controls') return this.applyControls();
+    if (COMMON_OK[attr]) {
+      this.checkCommon(attr, value);
+      this.reportAttrErrors();
+      if (attr === 'lang') return this.refreshText();
+      if (attr === 'theme') this.applyTheme(), this.themeChanged();
+      else this.applyControls();
+      return this.renderNotices();
+    }
     const opt = this.constructor.options[attr];
     if (!opt) return;
     this.attrNotices = this.attrNotices.filter((n) => n.attr !== attr);
@@ -194,9 +229,9 @@ export class AttnElement extends HTMLElement {
   reportAttrErrors() {
     if (!this.attrNotices.some((n) => !n.reported)) return;
     // What an attribute takes is text of its own, loaded when first needed.
-    optStrings ??= import('./opt-strings.js');
-    optStrings.then(() => {
+    loadMarkup().then((m) => {
       optLoaded = true;
+      this.attrNotices = this.attrNotices.filter((n) => !n.unknown || !m.isGlobalAttribute(n.attr));
       this.refreshText();
       for (const n of this.attrNotices) {
         if (n.reported) continue;
@@ -207,7 +242,9 @@ export class AttnElement extends HTMLElement {
   }
 
   attrText(n) {
-    return t('widget.badAttribute', { attr: n.attr, value: n.text.slice(0, 40), why: t(n.message.key, n.message.params) });
+    const p = { attr: n.attr, value: n.text.slice(0, 40) };
+    if (n.unknown) return t('opt.unknown', { ...p, tag: this.localName, list: [...this.constructor.observedAttributes, ...this.constructor.extraAttributes].join(', ') });
+    return t('widget.badAttribute', { ...p, why: t(n.message.key, n.message.params) });
   }
 
   /** Tell the host: an attn-error event (bubbles, crosses the shadow root). */
@@ -341,6 +378,7 @@ export function timed(name, fn) {
  * text. e: an Error, or a core result {error, argument, kind, params}.
  */
 export function coreMessage(e) {
-  if (e.load) return t('embed.coreFailed', { message: e.message });
+  // A core that did not load is the footer's one message (embedded), not the widget's inputs'.
+  if (e.load) return embedding.on ? '' : t('embed.coreFailed', { message: e.message });
   return readerError(e);
 }

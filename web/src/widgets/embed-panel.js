@@ -22,8 +22,14 @@ export function snippets(el, base) {
   const tag = el.localName;
   const attrs = stateAttributes(el);
   const lang = el.widgetLang;
-  const script = `<script type="module" src="${esc(new URL('attnlab.js', base).href)}"></script>\n`
-    + `<${tag}${attrs.map(([k, v]) => ` ${k}="${esc(v)}"`).join('')} lang="${lang}"></${tag}>`;
+  const src = new URL('attnlab.js', base).href;
+  // Shown until the widget upgrades, and after that never: where the script
+  // cannot run at all (no CORS on attnlab.js, a CSP, file://), this sentence
+  // is all the page can say, so it names the usual causes.
+  const fallback = t('embed.fallback', { url: src, help: new URL('../embed.html#troubleshooting', base).href });
+  const script = `<script type="module" src="${esc(src)}"></script>\n`
+    + `<${tag}${attrs.map(([k, v]) => ` ${k}="${esc(v)}"`).join('')} lang="${lang}">\n`
+    + `  <p slot="fallback">${esc(fallback)}</p>\n</${tag}>`;
   const q = new URLSearchParams([['w', tag.replace(/^attn-/, '')], ...attrs, ['lang', lang]]);
   const frame = `<iframe src="${esc(new URL(`frame.html?${q}`, base).href)}" title="${esc(t('embed.frameTitle'))}" `
     + `width="100%" height="600" loading="lazy"></iframe>`;
@@ -45,8 +51,9 @@ export function embedPanel(el, base, id) {
   const panel = h('div', { class: 'embed-panel', id },
     h('div', { class: 'field' }, scriptLabel, script, copyScript),
     h('div', { class: 'field' }, frameLabel, frame, copyFrame), copied);
+  // In the widget's language (a click runs outside its methods).
   const fill = () => {
-    const s = snippets(el, base);
+    const s = inLang(el.widgetLang, () => snippets(el, base));
     script.value = s.script;
     frame.value = s.frame;
   };

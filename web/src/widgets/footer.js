@@ -1,7 +1,9 @@
 // Every widget's footer: the Embed button (its panel, embed-panel.js, loads
 // on the first click) and, when embedded, a status line: which core runs it
-// (a worker, or the main thread where the host's CSP allows no worker;
-// relaxed SIMD, SIMD128 or scalar), or why it could not load.
+// (a worker, or the main thread; relaxed SIMD, SIMD128 or scalar), or why it
+// could not load. Anything short of a core in a worker with its .wasm served
+// right is diagnosed (diagnose.js, loaded only then): the line says the
+// cause and its fix, and the host hears it as an attn-error event of that kind.
 import { buildName } from '../core/build-names.js';
 import { inLang, t } from '../i18n.js';
 import { h } from '../dom.js';
@@ -22,7 +24,7 @@ export function footer(el, embedding, client) {
   const toggle = h('button', { type: 'button', class: 'embed-toggle', 'aria-expanded': 'false', 'aria-controls': id });
   // No Embed button where the snippets would point nowhere (attnlab.js bundled by a host).
   const base = embedBase(embedding);
-  const foot = h('footer', { class: 'embed-footer' }, embedding.on ? status : null, base ? toggle : null);
+  const foot = h('footer', { class: 'embed-footer' }, base ? toggle : null);
 
   let panel = null;
   toggle.addEventListener('click', async () => {
@@ -44,23 +46,42 @@ export function footer(el, embedding, client) {
 
   let info = null;
   let error = null;
+  // Why the core failed, or runs without a worker, or got its .wasm with the
+  // wrong MIME type: {kind, key, params} from diagnose.js (loaded only then).
+  let setup = null;
+  const setupText = () => setup && (setup.key ? t(`setup.${setup.key}`, setup.params) : setup.message);
   const render = () => {
     toggle.textContent = t('embed.button');
     panel?.relabel();
-    if (!embedding.on) return;
+    if (!status.parentNode) return;
     status.dataset.state = error ? 'failed' : info ? 'ready' : 'loading';
-    status.textContent = error ? t('embed.coreFailed', { message: error })
-      : info ? t(client.mode() === 'main-thread' ? 'embed.readyMain' : 'embed.readyWorker', { build: buildName(info.build) })
+    status.textContent = error ? setupText() ?? t('embed.loading')
+      : info ? [t(client.mode() === 'main-thread' ? 'embed.readyMain' : 'embed.readyWorker', { build: buildName(info.build) }), setupText()].filter(Boolean).join(' ')
         : t('embed.loading');
   };
-  if (embedding.on) {
+  const diagnose = (ask) => import('./diagnose.js').then(ask).then((found) => {
+    if (!found) return;
+    setup = found;
+    el.refreshText();
+    el.fail(found.kind, status.textContent, { fatal: !!error, ...(found.file && { file: found.file }) });
+  }, () => {
+    // The diagnosis could not load either: the browser's own words.
+    setup = { message: error?.message };
+    el.refreshText();
+    if (error) el.fail('core', status.textContent, { fatal: true });
+  });
+  // A widget that computes nothing (the chain) loads no core.
+  if (embedding.on && el.constructor.computes) {
+    foot.prepend(status);
     client.call('buildInfo').then((r) => {
       info = r;
       el.refreshText();
+      if (client.mode() === 'main-thread') diagnose((m) => m.noWorker());
+      else if (r.wasmRefetched) diagnose((m) => m.wasmType());
     }, (e) => {
-      error = e.message;
+      error = e;
       el.refreshText();
-      el.fail('core', inLang(el.widgetLang, () => t('embed.coreFailed', { message: error })));
+      diagnose((m) => m.coreFailed(e));
     });
   }
   return { el: foot, render };

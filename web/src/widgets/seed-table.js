@@ -10,6 +10,7 @@ import { DASH, fixed, int, list, num, percent } from '../format.js';
 import { h, setFieldError } from '../dom.js';
 import { parseNumber, parseScores } from '../parse.js';
 import { readerError } from '../core/errors.js';
+import { coreMessage } from './element.js';
 import './seed-strings.js';
 
 // The initial inputs: the seed's example (d_k = 64) and a small one (d_k = 4).
@@ -37,7 +38,6 @@ const COLUMNS = [
 /** A message for a field: {key, params} from the parser or {core: error} from the core. */
 function messageText(m) {
   if (!m) return '';
-  if (m.load !== undefined) return t('embed.coreFailed', { message: m.load });
   return m.core !== undefined ? readerError(m.core) : t(m.key, m.params);
 }
 
@@ -48,7 +48,10 @@ export function mount(root, client, { examples = EXAMPLES, idPrefix = 'seed', on
   const table = h('table', { class: 'seed-table', role: 'table' }, caption, h('thead', { role: 'rowgroup' }, h('tr', { role: 'row' }, headCells)));
 
   const state = examples.map((ex, i) => mountExample(ex, i));
-  root.replaceChildren(h('div', { class: 'stack-table' }, table));
+  // A core that did not load: one message for the table (none when embedded:
+  // the footer's), never under the reader's fields.
+  const loadMsg = h('p', { class: 'msg', role: 'alert' });
+  root.replaceChildren(h('div', { class: 'stack-table' }, table), loadMsg);
 
   function mountExample(ex, i) {
     const id = `${idPrefix}-ex${i}`;
@@ -110,16 +113,17 @@ export function mount(root, client, { examples = EXAMPLES, idPrefix = 'seed', on
       try {
         divisor = await client.call('resolveDivisor', [row.spec.divisor, usesDk ? dk.value : 1]);
       } catch (e) {
-        return e.load ? { result: null, scoresError: { load: e.message } } : { result: null, dkError: { core: e } };
+        return e.load ? { result: null, loadError: e } : { result: null, dkError: { core: e } };
       }
       try {
         const stats = await client.call('softmaxStats', [scores.value, divisor.value]);
         return { result: { scores: scores.value, dk: dk.value, divisor, stats } };
       } catch (e) {
-        return { result: null, scoresError: e.load ? { load: e.message } : { core: e } };
+        return e.load ? { result: null, loadError: e } : { result: null, scoresError: { core: e } };
       }
     }));
     if (gen !== ex.gen) return; // a newer edit is on its way
+    ex.loadError = results.find((r) => r.loadError)?.loadError ?? null;
     results.forEach((r, k) => {
       ex.rows[k].result = r.result;
       ex.scoresError ??= r.scoresError ?? null;
@@ -155,6 +159,8 @@ export function mount(root, client, { examples = EXAMPLES, idPrefix = 'seed', on
     setFieldError(ex.scoresInput, ex.scoresMsg, messageText(ex.scoresError));
     setFieldError(ex.dkInput, ex.dkMsg, messageText(ex.dkError));
     ex.rows.forEach(renderRow);
+    const load = state.find((x) => x.loadError)?.loadError;
+    loadMsg.textContent = load ? coreMessage(load) : '';
     onRender?.(ex.i, ex.rows.map((r) => r.result));
   }
 

@@ -28,20 +28,22 @@ defineStrings('widget', {
   },
 });
 
-// Every widget's footer (footer.js): the Embed button, and when embedded, the core's status.
+// Every widget's footer (footer.js): the Embed button, and when embedded, the
+// core's status (why a core failed or runs without a worker: setup-strings.js,
+// loaded with the diagnosis). coreFailed: the site's own pages, where no footer shows it.
 defineStrings('embed', {
   en: {
     button: 'Embed',
     loading: 'Loading the WebAssembly core…',
     readyWorker: 'Computed in your browser by the C++ core ({build}) in a worker.',
-    readyMain: 'Computed in your browser by the C++ core ({build}) on the main thread, in small slices: this page’s Content-Security-Policy allows no worker (add worker-src blob: for one).',
-    coreFailed: 'The WebAssembly core could not be loaded: {message}. The server must send Access-Control-Allow-Origin for the embed files and application/wasm for the .wasm; the page’s CSP needs script-src with that origin and \'wasm-unsafe-eval\'.',
+    readyMain: 'Computed in your browser by the C++ core ({build}) on the main thread, in small slices.',
+    coreFailed: 'The WebAssembly core could not be loaded: {message}.',
   },
   zh: {
     button: '嵌入',
     loading: '正在加载 WebAssembly 计算核心…',
     readyWorker: '由 C++ 核心（{build}）在你的浏览器中于 Worker 内计算。',
-    readyMain: '由 C++ 核心（{build}）在你的浏览器主线程中分小段计算：本页的内容安全策略（CSP）不允许 Worker（加上 worker-src blob: 即可启用）。',
-    coreFailed: '无法加载 WebAssembly 计算核心：{message}。服务器须为嵌入文件发送 Access-Control-Allow-Origin，并以 application/wasm 发送 .wasm；页面的 CSP 须在 script-src 中包含该来源和 \'wasm-unsafe-eval\'。',
+    readyMain: '由 C++ 核心（{build}）在你的浏览器主线程中分小段计算。',
+    coreFailed: '无法加载 WebAssembly 计算核心：{message}。',
   },
 });

@@ -9,6 +9,7 @@
 #include "base/presets.h"
 #include "glue.h"
 #include "presets_js.h"
+#include "samples/sample_qk.h"
 #include "train/optimizer.h"
 #include "train/train_config.h"
 #include "train/trainer.h"
@@ -184,6 +185,12 @@ class TrainSession {
   val snapshotQ() { return view(snap_.q.data(), snap_.q.size()); }
   val snapshotK() { return view(snap_.k.data(), snap_.k.size()); }
   val snapshotLogits() { return view(snap_.logits.data(), snap_.logits.size()); }
+  // The snapshot as the lab's "export q and k" file, written by the core's
+  // .npz writer (samples/sample_qk.h snapshot_npz), in the checker's layout.
+  val snapshotNpz() {
+    npz_ = snapshot_npz(snap_);
+    return view(npz_.data(), npz_.size());
+  }
 
  private:
   Trainer& require() {
@@ -194,6 +201,7 @@ class TrainSession {
   AttentionMaps maps_;
   std::vector<int> labels_;
   QkSnapshot snap_;
+  std::vector<std::uint8_t> npz_;
 };
 
 }  // namespace
@@ -274,5 +282,6 @@ EMSCRIPTEN_BINDINGS(attnlab_train) {
       .function("qkSnapshot", &TrainSession::qkSnapshot)
       .function("snapshotQ", &TrainSession::snapshotQ)
       .function("snapshotK", &TrainSession::snapshotK)
-      .function("snapshotLogits", &TrainSession::snapshotLogits);
+      .function("snapshotLogits", &TrainSession::snapshotLogits)
+      .function("snapshotNpz", &TrainSession::snapshotNpz);
 }

@@ -9,6 +9,8 @@
 #include "base/format.h"
 #include "base/rng.h"
 #include "base/size_limits.h"
+#include "checker/io/npy.h"
+#include "checker/io/npz.h"
 #include "train/trainer.h"
 
 namespace attn {
@@ -87,21 +89,10 @@ QkTensors sample_qk(const SampleQkConfig& c) {
   return t;
 }
 
-Divisor lab_sample_divisor(SampleKind kind) {
-  return kind == SampleKind::Saturated ? Divisor::value(1.0) : TrainConfig{}.divisor;
-}
+namespace {
 
-QkTensors lab_sample_qk(const LabSampleConfig& c) {
-  // 2000 steps of the lab's configuration: 2.6e11 multiply-adds, within train_limits::kMaxTrainWork.
-  check_size("steps", c.steps, 1, kMaxLabSampleSteps);
-  TrainConfig cfg;  // the lab's default configuration
-  check_size("sequences", c.sequences, 1, cfg.batch);
-  cfg.seed = c.seed;
-  cfg.divisor = lab_sample_divisor(c.kind);
-  Trainer trainer(cfg);
-  if (c.kind != SampleKind::Init) trainer.step(c.steps);
-  const QkSnapshot snap = trainer.qk_snapshot(c.sequences);
-  // Snapshot rows: q [S, H·dk], k [S, T, H·dk] -> per head [H, S, dk], [H, S·T, dk].
+// Snapshot rows: q [S, H·dk], k [S, T, H·dk] -> per head [H, S, dk], [H, S·T, dk].
+QkTensors checker_layout(const QkSnapshot& snap) {
   const std::size_t H = snap.heads, S = snap.samples, T = snap.seq, dk = snap.dk;
   QkTensors t;
   t.heads = H;
@@ -120,6 +111,44 @@ QkTensors lab_sample_qk(const LabSampleConfig& c) {
           t.k[((h * S + s) * T + p) * dk + j] = snap.k[(s * T + p) * H * dk + h * dk + j];
     }
   return t;
+}
+
+}  // namespace
+
+Divisor lab_sample_divisor(SampleKind kind) {
+  return kind == SampleKind::Saturated ? Divisor::value(1.0) : TrainConfig{}.divisor;
+}
+
+QkTensors lab_sample_qk(const LabSampleConfig& c) {
+  // 2000 steps of the lab's configuration: 2.6e11 multiply-adds, within train_limits::kMaxTrainWork.
+  check_size("steps", c.steps, 1, kMaxLabSampleSteps);
+  TrainConfig cfg;  // the lab's default configuration
+  check_size("sequences", c.sequences, 1, cfg.batch);
+  cfg.seed = c.seed;
+  cfg.divisor = lab_sample_divisor(c.kind);
+  Trainer trainer(cfg);
+  if (c.kind != SampleKind::Init) trainer.step(c.steps);
+  return checker_layout(trainer.qk_snapshot(c.sequences));
+}
+
+std::vector<std::uint8_t> snapshot_npz(const QkSnapshot& snap) {
+  const QkTensors t = checker_layout(snap);
+  const std::size_t H = snap.heads, S = snap.samples, T = snap.seq;
+  // Logits [S, H, T] -> [H, S, T].
+  std::vector<float> logits(H * S * T);
+  for (std::size_t h = 0; h < H; ++h)
+    for (std::size_t s = 0; s < S; ++s)
+      for (std::size_t p = 0; p < T; ++p) logits[(h * S + s) * T + p] = snap.logits[(s * H + h) * T + p];
+  const float sequences = static_cast<float>(S);
+  const float divisor = static_cast<float>(snap.divisor);
+  std::vector<std::pair<std::string, std::vector<std::uint8_t>>> members{
+      {"q", write_npy(t.q.data(), {H, S, t.dk})},
+      {"k", write_npy(t.k.data(), {H, S * T, t.dk})},
+      // (1, 1): the core's .npy reader takes 2-D and 3-D arrays.
+      {"sequences", write_npy(&sequences, {1, 1})},
+      {"logits", write_npy(logits.data(), {H, S, T})}};
+  if (snap.divisor > 0) members.push_back({"divisor", write_npy(&divisor, {1, 1})});
+  return write_npz(members);
 }
 
 }  // namespace attn

@@ -14,9 +14,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "base/divisor.h"
 #include "checker/qk_input.h"
+#include "train/trainer.h"
 
 namespace attn {
 
@@ -57,5 +59,11 @@ QkTensors lab_sample_qk(const LabSampleConfig& c);
 
 // The divisor a lab sample's run trained with: 1 for saturated, else √d_k.
 Divisor lab_sample_divisor(SampleKind kind);
+
+// A trainer's q/k snapshot as the lab's "export q and k" writes it (the .npz
+// the checker reads): q [heads, S, d_k], k [heads, S·T, d_k], "sequences" =
+// [[S]], the logits [heads, S, T] (the checker's scale fit reads them), and,
+// unless it is 0 (QK-LayerNorm: q and k are before the norm), "divisor".
+std::vector<std::uint8_t> snapshot_npz(const QkSnapshot& snap);
 
 }  // namespace attn

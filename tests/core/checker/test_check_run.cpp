@@ -149,3 +149,44 @@ TEST_CASE("a stored divisor that is not one usable number is refused, naming the
     require_error([&] { read(bytes); }, "divisor", "stored_divisor");
   }
 }
+
+// The lab's "export q and k" file, written by the core (samples/sample_qk.h
+// snapshot_npz): read back through the checker's own npz reader, every array
+// in the checker's layout, element for element against the snapshot.
+TEST_CASE("snapshot_npz: the lab's q/k export in the checker's layout", "[samples][npz]") {
+  attn::TrainConfig cfg;
+  cfg.dk = 8;
+  cfg.heads = 2;
+  cfg.d_model = 16;
+  cfg.dv = 8;
+  cfg.batch = 4;
+  attn::Trainer trainer(cfg);
+  trainer.step(3);
+  const attn::QkSnapshot snap = trainer.qk_snapshot(3);
+  const std::size_t H = snap.heads, S = snap.samples, T = snap.seq, D = snap.dk;
+  const auto bytes = attn::snapshot_npz(snap);
+  const attn::Tensor q = attn::npz_array(bytes.data(), bytes.size(), "q", "q");
+  const attn::Tensor k = attn::npz_array(bytes.data(), bytes.size(), "k", "k");
+  const attn::Tensor logits = attn::npz_array(bytes.data(), bytes.size(), "logits", "logits");
+  REQUIRE(q.shape == std::vector<std::size_t>{H, S, D});
+  REQUIRE(k.shape == std::vector<std::size_t>{H, S * T, D});
+  REQUIRE(logits.shape == std::vector<std::size_t>{H, S, T});
+  for (std::size_t h = 0; h < H; ++h)
+    for (std::size_t s = 0; s < S; ++s) {
+      for (std::size_t j = 0; j < D; ++j) REQUIRE(q.data[(h * S + s) * D + j] == snap.q[s * H * D + h * D + j]);
+      for (std::size_t p = 0; p < T; ++p) {
+        REQUIRE(logits.data[(h * S + s) * T + p] == snap.logits[(s * H + h) * T + p]);
+        for (std::size_t j = 0; j < D; ++j)
+          REQUIRE(k.data[((h * S + s) * T + p) * D + j] == snap.k[(s * T + p) * H * D + h * D + j]);
+      }
+    }
+  const attn::Tensor seqs = attn::npz_array(bytes.data(), bytes.size(), "sequences", "sequences");
+  REQUIRE(seqs.data == std::vector<float>{static_cast<float>(S)});
+  const attn::Tensor div = attn::npz_array(bytes.data(), bytes.size(), "divisor", "divisor");
+  REQUIRE(div.data == std::vector<float>{static_cast<float>(std::sqrt(8.0))});
+  // QK-LayerNorm's q and k are before the norm: no divisor member.
+  cfg.qk_norm = true;
+  attn::Trainer normed(cfg);
+  const auto nb = attn::snapshot_npz(normed.qk_snapshot(2));
+  REQUIRE_THROWS(attn::npz_array(nb.data(), nb.size(), "divisor", "divisor"));
+}

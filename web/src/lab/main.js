@@ -30,7 +30,6 @@ import { createCharts } from './charts.js';
 import { RunCards, divisorLabel, shortLabel } from './run-cards.js';
 import { renderInit, renderDataTables, renderLegend, renderSummary } from './readouts.js';
 import { createScrubber } from './scrubber.js';
-import { snapshotNpz } from './npz.js';
 import { runCsv, runJson, fileStem, download } from './export.js';
 import { mountSweep } from './sweep.js';
 
@@ -354,7 +353,7 @@ async function exportRun(run, kind, note) {
   note.textContent = t('lab.export.qkBusy');
   try {
     const snap = await pool.call('qk', [run.runId, SNAPSHOT_SAMPLES], run.worker);
-    download(snapshotNpz(snap), `${stem}-step${snap.step}-qk.npz`, 'application/octet-stream');
+    download(snap.npz, `${stem}-step${snap.step}-qk.npz`, 'application/octet-stream');
     note.textContent = t('lab.export.qkDone', { step: int(snap.step), n: int(snap.samples) });
   } catch (e) {
     await loadErrorStrings();

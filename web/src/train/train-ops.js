@@ -278,7 +278,8 @@ export function createTrainOps(emit, options = {}) {
       await core();
       return M.trainPresets();
     },
-    // q and k of a fixed batch of the run, as it is now (before QK-LayerNorm), and its logits.
+    // q and k of a fixed batch of the run, as it is now (before QK-LayerNorm), and its logits,
+    // as the .npz the checker reads, written by the core (samples/sample_qk.h snapshot_npz).
     async qk(runId, samples) {
       requireNumber('samples', samples);
       await core();
@@ -288,7 +289,7 @@ export function createTrainOps(emit, options = {}) {
       if (shape.error) throw coreErrorOf(shape);
       return {
         step: r.done, samples: shape.samples, heads: shape.heads, seq: shape.seq, dk: shape.dk, divisor: shape.divisor,
-        q: r.s.snapshotQ().slice(), k: r.s.snapshotK().slice(), logits: r.s.snapshotLogits().slice(),
+        npz: r.s.snapshotNpz().slice(),
       };
     },
     async start(spec) {

@@ -10,6 +10,7 @@
 #include "base/format.h"
 #include "base/number.h"
 #include "base/size_limits.h"
+#include "base/text.h"
 
 namespace attncli {
 
@@ -130,16 +131,8 @@ class Reader {
 
   [[noreturn]] void syntax(const std::string& what) const { syntax_at(i_, what); }
   [[noreturn]] void syntax_at(std::size_t at, const std::string& what) const {
-    std::size_t line = 1, col = 1;
-    for (std::size_t j = 0; j < at; ++j) {
-      if (s_[j] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
-    }
-    throw UsageError("input: not valid JSON: line " + str(line) + ", column " + str(col) + ": " + what);
+    const attn::TextPlace p = attn::text_place(s_.data(), s_.size(), at);
+    throw UsageError("input: not valid JSON: line " + str(p.line) + ", column " + str(p.column) + ": " + what);
   }
   char peek() const { return i_ < s_.size() ? s_[i_] : '\0'; }
   void ws() {

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstddef>
 #include <string>
 
 namespace attn {
@@ -21,6 +22,24 @@ inline std::string num_exact(double v) {
   std::snprintf(buf, sizeof buf, "%.15g", v);
   if (std::strtod(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;
+}
+
+// The 1-based line and column of byte `at` of a text (the readers' error
+// messages: the JSON and CSV readers and the CLI's attention input).
+struct TextPlace {
+  std::size_t line = 1, column = 1;
+};
+inline TextPlace text_place(const char* text, std::size_t size, std::size_t at) {
+  TextPlace p;
+  for (std::size_t j = 0; j < at && j < size; ++j) {
+    if (text[j] == '\n') {
+      ++p.line;
+      p.column = 1;
+    } else {
+      ++p.column;
+    }
+  }
+  return p;
 }
 
 }  // namespace attn

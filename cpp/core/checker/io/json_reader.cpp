@@ -98,17 +98,9 @@ class JsonReader {
     raise(kind, extra, what);
   }
   [[noreturn]] void raise(const char* kind, const std::string& extra, const std::string& what) const {
-    std::size_t line = 1, col = 1;
-    for (std::size_t j = 0; j < i_ && j < n_; ++j) {
-      if (s_[j] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
-    }
-    fail_kind(argument_, kind, strf("{\"format\":\"json\",\"line\":%zu,\"column\":%zu", line, col) + extra + "}",
-              "json: line %zu, column %zu: %s", line, col, what.c_str());
+    const TextPlace p = text_place(s_, n_, i_);
+    fail_kind(argument_, kind, strf("{\"format\":\"json\",\"line\":%zu,\"column\":%zu", p.line, p.column) + extra + "}",
+              "json: line %zu, column %zu: %s", p.line, p.column, what.c_str());
   }
   char peek() const { return i_ < n_ ? s_[i_] : '\0'; }
   void ws() {

@@ -10,6 +10,7 @@
 
 #include "base/format.h"
 #include "base/number.h"
+#include "base/text.h"
 #include "checker/io/tensor_file.h"
 
 namespace attn::text_io {
@@ -29,17 +30,9 @@ inline std::size_t text_start(const std::uint8_t* data, std::size_t size, const 
   const void* nul = std::memchr(data, 0, size);
   if (nul) {
     const std::size_t at = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nul) - data);
-    std::size_t line = 1, col = 1;
-    for (std::size_t j = 0; j < at; ++j) {
-      if (data[j] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
-    }
-    fail_kind(argument, "nul_byte", strf("{\"format\":\"%s\",\"line\":%zu,\"column\":%zu}", format, line, col),
-              "%s: line %zu, column %zu holds a NUL byte: not a text file", format, line, col);
+    const TextPlace p = text_place(reinterpret_cast<const char*>(data), size, at);
+    fail_kind(argument, "nul_byte", strf("{\"format\":\"%s\",\"line\":%zu,\"column\":%zu}", format, p.line, p.column),
+              "%s: line %zu, column %zu holds a NUL byte: not a text file", format, p.line, p.column);
   }
   return size >= 3 && std::memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }

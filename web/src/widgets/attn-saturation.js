@@ -22,7 +22,7 @@ import { parseNumber } from '../parse.js';
 import { randomSeed, readState, writeState } from '../state.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { createChart } from './chart.js';
-import { SWEEP_DKS, curveDivisors, sweepPoints } from './saturation-sweep.js';
+import { MAX_DIVISOR, SWEEP_DKS, curveDivisors, customDivisor, sweepPoints } from './saturation-sweep.js';
 import './saturation-strings.js';
 
 const DK_LOG2_MAX = 12; // d_k = 1 .. 4096
@@ -39,7 +39,7 @@ const STATS = ['maxProb', 'entropy', 'jacobianNorm'];
 const SPECS = {
   dk: { type: 'int', min: 1, max: 2 ** DK_LOG2_MAX, def: 64 },
   div: { type: 'enum', values: CURVES.map((c) => c[0]), def: 'sqrt' },
-  c: { type: 'number', min: 0, minOpen: true, max: 1e12, def: 4 },
+  c: { type: 'number', min: 0, minOpen: true, max: MAX_DIVISOR, def: 4 },
   m: { type: 'int', min: 2, max: 512, def: 16 },
   seed: { type: 'int', min: 0, max: 2 ** 32 - 1, def: 1 },
   thr: { type: 'int', min: 1, max: 8, def: 3 },  // "near 0": below 10^-thr (saturation-dist.js)
@@ -351,9 +351,8 @@ class AttnSaturation extends AttnElement {
     const gen = ++this.sweepGen;
     const m = this.v.m;
     const seed = this.v.seed;
-    const customOk = this.v.c !== '' && Number(this.v.c) > 0 && Number(this.v.c) <= 1e12;
     this.sweep = new Map();
-    this.sweepMeta = { m, seed, rows: 0, custom: customOk ? Number(this.v.c) : null, done: 0 };
+    this.sweepMeta = { m, seed, rows: 0, custom: customDivisor(this.v.c), done: 0 };
     this.dist?.restart();
     this.labelCharts();
     this.highlightCurves();

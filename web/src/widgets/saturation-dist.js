@@ -16,7 +16,7 @@ import { createChart } from './chart.js';
 import { coreMessage, embedding } from './element.js';
 import styles from './saturation-dist.css?inline';
 import { createClient } from '../core/client.js';
-import { SWEEP_DKS, curveDivisors, sweepPoints } from './saturation-sweep.js';
+import { SWEEP_DKS, curveDivisors, customDivisor, sweepPoints } from './saturation-sweep.js';
 import './saturation-dist-strings.js';
 
 const DIST = ['jacobianMedian', 'jacobianBelow', 'targetBelow'];
@@ -118,9 +118,8 @@ export class SaturationDist {
   async restart() {
     const gen = ++this.gen;
     const { m, seed } = this.w.v;
-    const c = Number(this.w.v.c);
     this.sweep = new Map();
-    this.meta = { m, seed, custom: this.w.v.c !== '' && c > 0 && c <= 1e12 ? c : null, done: false, error: null };
+    this.meta = { m, seed, custom: customDivisor(this.w.v.c), done: false, error: null };
     this.render();
     client ??= createClient('presets');
     try {

@@ -18,7 +18,7 @@ import { readState, writeState } from '../state.js';
 import { coreMessage, timed } from './element.js';
 import { createChart } from './chart.js';
 import { parseS, ssmaxDivisor } from './saturation-ssmax.js';
-import { SWEEP_DKS, sweepPoints } from './saturation-sweep.js';
+import { SWEEP_DKS, customDivisor, sweepPoints } from './saturation-sweep.js';
 import './saturation-length-strings.js';
 
 const AXES = {
@@ -123,10 +123,10 @@ export function extend(w, CURVES, fmtStat) {
     const gen = ++w.sweepGen;
     const { m, dk, seed } = w.v;
     const axis = L.x;
-    const customOk = w.v.c !== '' && Number(w.v.c) > 0 && Number(w.v.c) <= 1e12;
+    const custom = customDivisor(w.v.c);
     const sParsed = parseS(L.s);
     w.sweep = new Map();
-    w.sweepMeta = { axis, m, dk, seed, rows: 0, custom: customOk ? Number(w.v.c) : null, s: null, done: 0 };
+    w.sweepMeta = { axis, m, dk, seed, rows: 0, custom, s: null, done: 0 };
     L.error = sParsed.error ? { key: sParsed.error.key, params: sParsed.error.params } : null;
     w.labelCharts();
     w.highlightCurves();
@@ -141,7 +141,7 @@ export function extend(w, CURVES, fmtStat) {
           try {
             divisors = await Promise.all(ALL.map(([key, spec]) => {
               if (key === 'ssmax') return L.error ? null : ssmaxDivisor(pdk, pm, sParsed.value);
-              if (key === 'custom') return customOk ? w.client.call('resolveDivisor', [String(w.v.c), pdk]) : null;
+              if (key === 'custom') return custom !== null ? w.client.call('resolveDivisor', [String(w.v.c), pdk]) : null;
               return w.client.call('resolveDivisor', [spec, pdk]);
             }));
           } catch {

@@ -12,6 +12,15 @@ const POINT = 5e6;
 const MIN_ROWS = 8;
 const MAX_ROWS = 4000;
 
+// The largest divisor the core takes (limits::kMaxDivisor).
+export const MAX_DIVISOR = 1e12;
+
+/** The reader's custom divisor as a number the core takes, or null (a message is the core's, at the row). */
+export const customDivisor = (text) => {
+  const c = Number(text);
+  return text !== '' && c > 0 && c <= MAX_DIVISOR ? c : null;
+};
+
 /**
  * The curves' divisors at (d_k, m), resolved by the core (√d_k, d_k, the
  * custom number; a failure gives the specs, which never fail): [{key, d}].

@@ -104,6 +104,11 @@ describe('the embed docs page (embed.html) under the site CSP', () => {
     assert.match(await shadowText(page, 'attn-saturation'), /dₖ = 256/, 'the saturation example uses its dk attribute');
     // Same-origin workers start directly under worker-src 'self'.
     for (const tag of defined) {
+      // The chain computes nothing: it loads no core and has no status line.
+      if (tag === 'attn-chain') {
+        assert.equal(await page.$eval(tag, (el) => el.shadowRoot.querySelector('.embed-status')), null);
+        continue;
+      }
       await waitFor(page, (tg) => document.querySelector(tg).shadowRoot.querySelector('.embed-status')?.dataset.state === 'ready',
         `${tag}'s footer`, tag);
       assert.match(await page.$eval(tag, (el) => el.shadowRoot.querySelector('.embed-status').textContent), /in a worker/, tag);
@@ -131,7 +136,13 @@ describe('the embed docs page (embed.html) under the site CSP', () => {
     const embed = `${server.origin}/embed/attnlab.js`;
     assert.ok((await page.textContent('#snippet-script')).includes(`src="${embed}"`));
     assert.ok((await page.textContent('#snippet-resize')).includes(`if (e.origin !== '${server.origin}') return;`));
-    assert.ok((await page.textContent('#snippet-frame')).includes(`${server.origin}/embed/frame.html?w=saturation&amp;dk=256`));
+    const frame = await page.textContent('#snippet-frame');
+    assert.ok(frame.includes(`${server.origin}/embed/frame.html?w=saturation&amp;dk=256`));
+    // Tall enough for an 800 px column, and the one line that resizes it where scripts run.
+    assert.match(frame, /height="2\d{3}"/);
+    assert.ok(frame.includes(`<script>addEventListener('message', (e) => { if (e.origin === '${server.origin}' && e.data?.type === 'attnlab:resize')`), frame);
+    assert.match(await page.textContent('#snippet-jupyter'), /height=2\d{3}\)/);
+    assert.match(await page.textContent('#snippet-script'), /<p slot="fallback">If this text stays, the attnlab widget did not load: /);
     assert.match(await page.textContent('#snippet-csp'), new RegExp(`worker-src 'self' blob: ${server.origin}`));
     assert.equal((await fetch(embed)).status, 200, 'the URL the snippets name exists');
     // The saturation widget's Embed panel.
@@ -141,7 +152,30 @@ describe('the embed docs page (embed.html) under the site CSP', () => {
     assert.equal(await page.$eval('attn-saturation', (el) => el.shadowRoot.querySelector('.embed-toggle').getAttribute('aria-expanded')), 'true');
     const script = await page.$eval('attn-saturation', (el) => el.shadowRoot.querySelector('.embed-panel textarea').value);
     assert.ok(script.includes(`src="${embed}"`), script);
-    assert.match(script, /<attn-saturation dk="256" m="16" divisor="1" seed="1" lang="en">/);
+    assert.match(script, /<attn-saturation dk="256" m="16" divisor="1" seed="1" lang="en">\n  <p slot="fallback">If this text stays/);
+    const frameSnippet = await page.$eval('attn-saturation', (el) => el.shadowRoot.querySelectorAll('.embed-panel textarea')[1].value);
+    assert.match(frameSnippet, /frame\.html\?w=saturation&amp;dk=256.*lang=en" title="[^"]+" width="100%" height="\d{4}" loading="lazy"><\/iframe>\n<script>addEventListener/);
+  });
+
+  test('when a widget does not show: every cause, its kind and sentence; the check panel reads a CSP in the widgets\' words', async () => {
+    const rows = await page.$$eval('#trouble-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    assert.deepEqual([...new Set(rows.map((r) => r[0]))].sort(),
+      ['connect-src', 'cors', 'file', 'mime', 'missing', 'script-src', 'unreachable', 'wasm-unsafe-eval', 'worker-src']);
+    assert.ok(rows.find((r) => r[0] === 'wasm-unsafe-eval')[2].includes("add 'wasm-unsafe-eval' to script-src"));
+    const heights = await page.$$eval('#frame-heights tbody tr', (trs) => trs.map((tr) => tr.children[0].textContent));
+    assert.deepEqual(heights.sort(), [...TAGS].sort());
+    // A CSP without the embed's origin in connect-src and without 'wasm-unsafe-eval'; this site's files, checked too.
+    await page.fill('#check-csp', `default-src 'self'; script-src 'self' ${server.origin}; worker-src blob: ${server.origin}`);
+    await page.click('#check-run');
+    await waitFor(page, () => document.querySelectorAll('#check-out li[data-kind]').length >= 3, 'the check\'s lines');
+    const lines = await page.$$eval('#check-out li[data-kind]', (lis) => lis.map((li) => [li.dataset.kind, li.textContent]));
+    const kinds = lines.map((l) => l[0]);
+    assert.ok(kinds.includes('wasm-unsafe-eval') && kinds.includes('connect-src'), JSON.stringify(lines));
+    assert.ok(!kinds.includes('script-src') && !kinds.includes('worker-src'), JSON.stringify(lines));
+    // The files a first widget loads: attnlab.js, runtime, element, a widget, the worker, the core's glue and .wasm.
+    const files = lines.filter((l) => l[0] === 'ok').map((l) => l[1]);
+    for (const f of [/\/embed\/attnlab\.js: there/, /runtime-[\w-]+\.js: there/, /worker-[\w-]+\.js: there/, /\.wasm: there/]) assert.ok(files.some((x) => f.test(x)), `${f}: ${files.join('\n')}`);
+    assert.match(await page.textContent('#snippet-check'), new RegExp(`\\(await import\\('${server.origin}/embed/attnlab\\.js'\\)\\)\\.check\\(\\)`));
   });
 
   test('a change event from an example is shown under it', async () => {
@@ -162,6 +196,11 @@ describe('the embed docs page (embed.html) under the site CSP', () => {
       'the softmax table in Chinese');
     await waitFor(page, () => /Worker 内计算/.test(document.querySelector('attn-saturation').shadowRoot.querySelector('.embed-status').textContent),
       'the footer in Chinese');
+    // The Embed snippet keeps the widget's language (its fallback sentence too).
+    await page.$eval('attn-softmax-table', (el) => el.shadowRoot.querySelector('.embed-toggle').click());
+    await page.waitForFunction(() => document.querySelector('attn-softmax-table').shadowRoot.querySelector('.embed-panel:not([hidden]) textarea')?.value);
+    const zhSnippet = await page.$eval('attn-softmax-table', (el) => el.shadowRoot.querySelector('.embed-panel textarea').value);
+    assert.match(zhSnippet, /lang="zh">\n  <p slot="fallback">如果这段文字一直显示/);
     await page.selectOption('#lang-select', 'en');
     assert.equal(await page.textContent('h1'), before);
   });

@@ -422,7 +422,7 @@ describe('the embed on another origin', () => {
       const alone = tag === 'attn-softmax-table' ? base : await measure(`/size-${tag}.html`);
       const withFirst = await measure(`/size-plus-${tag}.html`);
       const further = sum(withFirst) - sum(base);
-      console.log(`#   ${tag.padEnd(20)} first ${kB(sum(alone)).padStart(9)}   further ${tag === 'attn-softmax-table' ? '       —' : kB(further).padStart(9)}`
+      console.log(`#   ${tag.padEnd(20)} first ${kB(sum(alone)).padStart(9)} (${sum(alone)} B)   further ${tag === 'attn-softmax-table' ? '       —' : kB(further).padStart(9)}`
         + `   ready after ${timing.get(`/size-${tag}.html`)} ms (local servers, cache off)`);
       for (const [f, n] of [...alone].sort((a, b) => b[1] - a[1]).filter(([, n]) => n >= 500)) console.log(`#       ${f.padEnd(48)} ${kB(n)}`);
       // The chain computes nothing: no core, no worker (issue 34).

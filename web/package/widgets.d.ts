@@ -15,15 +15,37 @@ export type AttnControls = 'none' | 'all';
 /** √d_k, d_k, 1, 2, or any positive number. */
 export type AttnDivisor = 'sqrt' | 'dk' | '1' | '2' | number;
 
-/** detail of the attn-error event: a bad attribute, a core error, or code that could not load. */
+/**
+ * What stopped or slowed a widget's setup, found out on the page: no CORS on a
+ * file, a CSP directive, a page opened from file://, a wrong MIME type, a file
+ * missing or a server that did not answer; 'core' and 'load' when the cause is
+ * none of those (the core, or the widget's code, did not load).
+ */
+export type AttnSetupKind = 'cors' | 'connect-src' | 'worker-src' | 'wasm-unsafe-eval' | 'script-src' | 'file' | 'mime' | 'missing' | 'unreachable' | 'core' | 'load';
+
+/** detail of the attn-error event: an attribute it cannot use, or what went wrong with its setup. */
 export interface AttnErrorDetail {
-  kind: 'attribute' | 'load' | 'core' | (string & {});
+  kind: 'attribute' | AttnSetupKind | (string & {});
   /** In the widget's language, as the widget shows it. */
   message: string;
-  /** kind 'attribute': the attribute that was refused (its default is used instead). */
+  /** kind 'attribute': the attribute that was refused (its default is used instead), or one the widget does not have. */
   attribute?: string;
   /** kind 'attribute': the text that was refused. */
   value?: string;
+  /** A setup kind: true when the widget cannot compute, false when it still does (on the main thread, or from a .wasm of the wrong type). */
+  fatal?: boolean;
+  /** kinds 'cors' and 'mime': which file: the widget's code, the worker, or the .wasm. */
+  file?: 'code' | 'worker' | 'wasm';
+}
+
+/** One line of check(): a file of the deployment, or the page's Content-Security-Policy. */
+export interface AttnCheckLine {
+  /** The file's URL, or 'Content-Security-Policy'. */
+  file: string;
+  ok: boolean;
+  kind?: AttnSetupKind;
+  /** The sentence a widget would show ('' when ok). */
+  message: string;
 }
 
 /** Events every widget fires (bubbling, composed: they cross its shadow root). */
@@ -190,6 +212,13 @@ export declare function define(tag: AttnTag): Promise<void>;
 export declare function defineAll(): Promise<void[]>;
 /** Define the widgets used under root (default: the document; pass a host's own shadow root). */
 export declare function discover(root?: Document | DocumentFragment | Element): void;
+/**
+ * Run the widgets' setup checks on request: the files a first widget loads from
+ * `scriptUrl` (default: this module's), each there, with CORS and its type, and
+ * a Content-Security-Policy (default: the page's <meta> one). In a console:
+ * `(await import('https://…/embed/attnlab.js')).check().then(console.table)`.
+ */
+export declare function check(scriptUrl?: string, options?: { csp?: string; lang?: 'en' | 'zh'; files?: boolean }): Promise<AttnCheckLine[]>;
 
 /** Minimal HTML attributes for a JSX namespace that is not React's. */
 interface AttnPlainJsxAttributes {

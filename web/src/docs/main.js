@@ -20,6 +20,10 @@ import './strings.js';
 import { applyDocument, getLang, onLangChange, t } from '../i18n.js';
 import { h } from '../dom.js';
 import * as langSwitch from '../widgets/lang-switch.js';
+// Strings and numbers only (no element code): the widgets themselves come from the published embed.
+import '../widgets/setup-strings.js';
+import '../widgets/embed-panel-strings.js';
+import { FRAME_HEIGHTS, FRAME_WIDTHS, frameHeight, resizeListener } from '../widgets/frame-heights.js';
 
 const byId = (id) => document.getElementById(id);
 
@@ -27,6 +31,9 @@ const byId = (id) => document.getElementById(id);
 const EMBED_URL = new URL('embed/attnlab.js', document.baseURI).href;
 const FRAME_URL = new URL('embed/frame.html', document.baseURI).href;
 const EMBED_ORIGIN = new URL(EMBED_URL).origin;
+const EMBED_BASE = new URL('./', EMBED_URL).href;
+// The published embed's module (on the dev server, the same module from the sources).
+const embedModule = () => import(/* @vite-ignore */ import.meta.env.DEV ? '/src/embed/attnlab.js' : EMBED_URL);
 
 // Each element: the live example's attributes, and the id of its section
 // (attn-chain's links point at #variance, #proof, ... so they land here too).
@@ -148,7 +155,9 @@ function snippets() {
   const frameSrc = `${FRAME_URL}?w=saturation&dk=256&div=1&lang=en`;
   const esc = (s) => s.replace(/&/g, '&amp;');
   const S = {
-    script: `<script type="module" src="${EMBED_URL}"></script>\n\n<attn-saturation dk="256" divisor="1"></attn-saturation>`,
+    script: `<script type="module" src="${EMBED_URL}"></script>\n\n<attn-saturation dk="256" divisor="1">\n`
+      + `  <p slot="fallback">${t('embed.fallback', { url: EMBED_URL, help: new URL('embed.html#troubleshooting', document.baseURI).href })}</p>\n`
+      + '</attn-saturation>',
     events: [
       "const sat = document.querySelector('attn-saturation');",
       "sat.addEventListener('change', (e) => console.log(e.detail));  // {dk: 256, m: 16, divisor: '1', seed: 1}",
@@ -156,16 +165,18 @@ function snippets() {
       "sat.dk = 1024;  // the same as sat.setAttribute('dk', '1024')",
     ].join('\n'),
     css: 'attn-saturation, attn-variance {\n  --attn-accent: #7c3aed;\n  --attn-c-sqrt: #2563eb;\n  --attn-font: Georgia, serif;\n  --attn-radius: 8px;\n}',
-    frame: `<iframe id="attn-frame" src="${esc(frameSrc)}"\n        title="Softmax saturation" width="100%" height="600" loading="lazy"></iframe>`,
+    // The height for a column of 800 px; the one line after it resizes where scripts run.
+    frame: `<iframe id="attn-frame" src="${esc(frameSrc)}"\n        title="Softmax saturation" width="100%" height="${frameHeight('attn-saturation', 800)}" loading="lazy"></iframe>\n`
+      + resizeListener(EMBED_ORIGIN),
     resize: [
       "const frame = document.getElementById('attn-frame');",
       "window.addEventListener('message', (e) => {",
       `  if (e.origin !== '${EMBED_ORIGIN}') return;         // only the embed's own frames`,
       '  if (e.source !== frame.contentWindow) return;   // and this one (several frames: one check each)',
       "  if (e.data?.type === 'attnlab:resize') {",
-      "    frame.style.height = e.data.height + 'px';",
+      '    frame.height = e.data.height;                 // the attribute: no style, so a strict style-src allows it',
       "  } else if (e.data?.type === 'attnlab:error') {",
-      "    console.warn('attnlab:', e.data.message);",
+      "    console.warn('attnlab:', e.data.kind, e.data.message);",
       '  }',
       '});',
     ].join('\n'),
@@ -225,15 +236,84 @@ function snippets() {
       '{/* any .mdx page: attribute values as strings, tags closed */}',
       '<attn-saturation dk="1024" divisor="sqrt"></attn-saturation>',
     ].join('\n'),
+    // No script resizes it in a notebook: the height that fits an output area of 640 px and wider.
     jupyter: [
       'from IPython.display import IFrame',
-      `IFrame('${frameSrc}', width='100%', height=640)`,
+      `IFrame('${frameSrc}', width='100%', height=${frameHeight('attn-saturation', 640)})`,
     ].join('\n'),
+    check: `(await import('${EMBED_URL}')).check().then(console.table)`,
   };
   for (const [k, v] of Object.entries(S)) byId(`snippet-${k}`).textContent = v;
 }
 
+// ---- when a widget does not show ----
+const SAMPLE = {
+  code: `${EMBED_BASE}assets/runtime-….js`, worker: `${EMBED_BASE}assets/worker-….js`,
+  wasm: `${EMBED_BASE}assets/attnlab_explain_relaxed-….wasm`,
+};
+// [attn-error kind, cause (docs.trouble.cause.*), sentence (setup.*), its params]
+const TROUBLES = [
+  ['cors', 'cors.code', 'cors.code', { url: SAMPLE.code }],
+  ['cors', 'cors.worker', 'cors.worker', { url: SAMPLE.worker }],
+  ['cors', 'cors.wasm', 'cors.wasm', { url: SAMPLE.wasm }],
+  ['missing', 'missing', 'missing', { url: SAMPLE.wasm, status: 404 }],
+  ['mime', 'mime.code', 'mime.code', { url: SAMPLE.code, type: 'text/plain' }],
+  ['mime', 'mime.wasm', 'mime.wasm', { url: SAMPLE.wasm, type: 'application/octet-stream' }],
+  ['unreachable', 'unreachable', 'unreachable', { url: SAMPLE.code }],
+  ['connect-src', 'connectSrc', 'connectSrc', {}],
+  ['worker-src', 'workerSrc', 'workerSrc', {}],
+  ['wasm-unsafe-eval', 'wasmEval', 'wasmEval', {}],
+  ['file', 'file', 'file', {}],
+  ['script-src', 'scriptSrc', 'scriptSrc', {}],
+];
+const setupText = (key, params) => t(`setup.${key}`, { base: EMBED_BASE, origin: EMBED_ORIGIN, ...params });
+
+// The check panel: what a page's CSP would refuse (and, for this site's own
+// files, the files), by the published embed's check(), in the widgets' words.
+let checked = null;  // {lines, url, csp}: drawn again on a language change
+function renderCheck() {
+  const out = byId('check-out');
+  if (!checked) return out.replaceChildren();
+  const { lines, url, csp, offOrigin } = checked;
+  const items = [];
+  if (offOrigin) items.push(h('li', { class: 'check-note', text: t('docs.check.offOrigin', { origin: new URL(url).origin }) }));
+  if (!csp.trim()) items.push(h('li', { class: 'check-note', text: t('docs.check.noCsp') }));
+  for (const l of lines) {
+    items.push(l.ok
+      ? h('li', { class: 'check-ok', dataset: { kind: 'ok' } }, '✓ ', t('docs.check.fileOk', { file: l.file }))
+      : h('li', { class: 'check-bad', dataset: { kind: l.kind } }, '✗ ', code(l.kind), ' ', setupText(l.key, l.params)));
+  }
+  if (!lines.some((l) => !l.ok)) items.push(h('li', { class: 'check-ok', text: t('docs.check.ok') }));
+  out.replaceChildren(...items);
+}
+
+function setUpCheck() {
+  const form = byId('check-form');
+  const url = byId('check-url');
+  url.value = EMBED_URL;
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const target = url.value.trim() || EMBED_URL;
+    const csp = byId('check-csp').value;
+    // This page's own CSP lets it fetch only from its origin: other deployments are checked on their pages (the console line).
+    const offOrigin = new URL(target, location.href).origin !== location.origin;
+    byId('check-out').replaceChildren(h('li', { text: t('docs.check.running') }));
+    try {
+      const { check } = await embedModule();
+      const lines = await check(target, { csp, files: !offOrigin, lang: getLang() });
+      checked = { lines, url: new URL(target, location.href).href, csp, offOrigin };
+    } catch (err) {
+      checked = { lines: [{ ok: false, kind: 'load', key: 'unknown.code', params: { message: err.message } }], url: target, csp, offOrigin };
+    }
+    renderCheck();
+  });
+}
+
 function renderTables() {
+  byId('frame-heights').replaceChildren(table(t('docs.iframe.heightsCaption'), [t('docs.iframe.widget'), ...FRAME_WIDTHS.map((w) => `${w}${w === FRAME_WIDTHS.at(-1) ? '+' : ''} px`)],
+    Object.entries(FRAME_HEIGHTS).map(([tag, row]) => [code(tag), ...row.map(String)])));
+  byId('trouble-table').replaceChildren(table(t('docs.trouble.caption'), [t('docs.trouble.col.kind'), t('docs.trouble.col.cause'), t('docs.trouble.col.says')],
+    TROUBLES.map(([kind, cause, key, params]) => [code(kind), t(`docs.trouble.cause.${cause}`), setupText(key, params)])));
   byId('common-table').replaceChildren(table(null, [t('docs.col.attr'), t('docs.col.meaning')],
     COMMON.map((a) => [code(a), t(`docs.common.${a}`)])));
   byId('events-table').replaceChildren(table(null, [t('docs.col.event'), t('docs.col.detail'), t('docs.col.meaning')], [
@@ -250,12 +330,15 @@ fillText();
 byId('element-sections').replaceChildren(...sections.map((s) => s.section));
 snippets();
 renderTables();
+setUpCheck();
 sections.forEach((s) => s.render());
 
 const picker = langSwitch.mount(byId('lang-switch'));
 onLangChange(() => {
   fillText();
+  snippets();
   renderTables();
+  renderCheck();
   sections.forEach((s) => s.render());
   picker.relabel();
   // Each widget relabels itself when its lang attribute changes.
@@ -264,4 +347,4 @@ onLangChange(() => {
 
 // The autoloader defines each widget whose element is on the page. On the dev
 // server (no embed build) the same module is served from the sources.
-import(/* @vite-ignore */ import.meta.env.DEV ? '/src/embed/attnlab.js' : EMBED_URL);
+embedModule();

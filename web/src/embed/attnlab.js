@@ -50,11 +50,20 @@ export function define(tag) {
     });
     // A chunk that failed to load (no CORS, a 404, a MIME type, a CSP): the
     // diagnosis (diagnose.js, loaded only then) says why inside each such element.
-    p.catch((e) => import('../widgets/diagnose.js').then((m) => m.showCodeFailed(tag, e), () => unloaded(tag)));
+    p.catch((e) => diagnosis().then((m) => m.showCodeFailed(tag, e), () => unloaded(tag)));
     loading.set(tag, p);
   }
   return loading.get(tag);
 }
+
+const diagnosis = () => import('../widgets/diagnose.js');
+
+/**
+ * Check a deployment of the embed and a page's CSP, as the widgets do when
+ * they fail (widgets/diagnose.js checkEmbed): in a page's console,
+ *   (await import('https://…/embed/attnlab.js')).check().then(console.table)
+ */
+export const check = (...args) => diagnosis().then((m) => m.checkEmbed(...args));
 
 /** Define every widget element now. */
 export function defineAll() {

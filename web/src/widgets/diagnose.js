@@ -131,6 +131,91 @@ export function wasmType() {
   });
 }
 
+// ---- The same tests on request: a deployment and a page's CSP -------------
+
+// Files a first widget loads, as the embed build names them (hashed), found
+// by following the references from attnlab.js: its runtime, one widget, the
+// element's chunk, the worker, the explainer's core (glue and .wasm).
+const REF = /[`"']((?:\.\.?\/)?(?:assets\/)?[\w.-]+-[\w-]{6,}\.(?:js|wasm))[`"']/g;
+const FOLLOW = /^(runtime|element|attn-softmax-table|worker|attnlab_explain_relaxed)-/;
+
+/** The sources of a directive, with CSP's fallbacks (worker-src -> child-src -> script-src -> default-src). */
+function sources(policy, directive) {
+  const dirs = new Map(String(policy).split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0])
+    .map(([name, ...src]) => [name.toLowerCase(), src.map((x) => x.toLowerCase())]));
+  const chain = { 'worker-src': ['worker-src', 'child-src', 'script-src', 'default-src'], 'script-src': ['script-src', 'default-src'], 'connect-src': ['connect-src', 'default-src'] }[directive];
+  return chain.map((d) => dirs.get(d)).find(Boolean) ?? null;
+}
+
+/** Whether a source list lets `url` load ('self' is not counted: this check does not know the page's origin). */
+function allows(list, url) {
+  const u = new URL(url);
+  return list.some((src) => {
+    if (src === '*') return true;
+    if (src === u.protocol) return true;
+    const m = /^(?:([a-z][\w+.-]*):\/\/)?(\*\.)?([^/:]+)(?::(\d+|\*))?/.exec(src);
+    if (!m || src.startsWith("'")) return false;
+    const [, scheme, wild, host, port] = m;
+    if (scheme && `${scheme}:` !== u.protocol) return false;
+    if (wild ? !u.hostname.endsWith(`.${host}`) : u.hostname !== host) return false;
+    return !port || port === '*' || port === (u.port || (u.protocol === 'https:' ? '443' : '80'));
+  });
+}
+
+/**
+ * What a page whose Content-Security-Policy is `policy` would refuse of an
+ * embed at `origin`: answers (fatal ones first), [] when it allows everything.
+ */
+export function checkPolicy(policy, origin) {
+  if (!String(policy ?? '').trim()) return [];
+  const found = [];
+  const params = { origin, base: `${origin}/…/` };
+  const script = sources(policy, 'script-src');
+  if (script && !allows(script, origin)) found.push(answer('script-src', 'scriptSrc', params, { fatal: true }));
+  if (script && !script.includes("'wasm-unsafe-eval'") && !script.includes("'unsafe-eval'")) found.push(answer('wasm-unsafe-eval', 'wasmEval', params, { fatal: true }));
+  const connect = sources(policy, 'connect-src');
+  if (connect && !allows(connect, origin)) found.push(answer('connect-src', 'connectSrc', params, { fatal: true }));
+  const worker = sources(policy, 'worker-src');
+  if (worker && !(worker.includes('blob:') && allows(worker, origin))) found.push(answer('worker-src', 'workerSrc', params, { fatal: false }));
+  return found;
+}
+
+/**
+ * Check a deployment of the embed, as a page on another origin would load it:
+ * attnlab.js at `scriptUrl` and the files a first widget loads (each: there,
+ * with Access-Control-Allow-Origin, with its type), and a page's CSP
+ * (`csp`: its text; by default this page's <meta> one; `files: false`
+ * checks only that). The docs page's panel runs it, and an author can in a
+ * console (on the page, so under its own CSP):
+ *   (await import('https://…/embed/attnlab.js')).check()
+ * Resolves to [{file, ok, kind?, key?, params?, message}], message in `lang`.
+ */
+export async function checkEmbed(scriptUrl = BASE + 'attnlab.js', {
+  csp = globalThis.document?.querySelector('meta[http-equiv="Content-Security-Policy" i]')?.content ?? '',
+  lang = globalThis.document ? langOfTag(document.documentElement.lang) ?? browserLang() : 'en',
+  files = true,
+} = {}) {
+  const start = new URL(scriptUrl, globalThis.location?.href).href;
+  const base = new URL('./', start).href;
+  const origin = new URL(start).origin;
+  const lines = [];
+  const seen = new Set();
+  const queue = files ? [start] : [];
+  while (queue.length && seen.size < 12) {
+    const url = queue.shift();
+    if (seen.has(url)) continue;
+    seen.add(url);
+    const as = url.endsWith('.wasm') ? 'wasm' : 'code';
+    const found = await probe(url, as);
+    lines.push({ file: url, ok: !found, ...(found && { ...found, params: { ...found.params, base, origin } }) });
+    if (found || as === 'wasm') continue;
+    const text = await fetch(url, { cache: 'no-store', credentials: 'omit' }).then((r) => r.text(), () => '');
+    for (const [, ref] of text.matchAll(REF)) if (FOLLOW.test(ref.split('/').pop())) queue.push(new URL(ref, url).href);
+  }
+  for (const found of checkPolicy(csp, origin)) lines.push({ file: 'Content-Security-Policy', ok: false, ...found });
+  return lines.map((l) => ({ ...l, message: l.ok ? '' : inLang(lang, () => t(`setup.${l.key}`, l.params)) }));
+}
+
 /** The language an element that may not have upgraded speaks (as element.js widgetLang). */
 export function langOf(el) {
   return langOfTag(el.getAttribute('lang')) ?? langOfTag(el.parentElement?.closest('[lang]')?.getAttribute('lang'))

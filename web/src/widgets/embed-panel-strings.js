@@ -5,7 +5,8 @@ import { defineStrings } from '../i18n.js';
 defineStrings('embed', {
   en: {
     scriptLabel: 'Script tag (HTML, Markdown with raw HTML, MDX)',
-    frameLabel: 'iframe (where raw HTML scripts are stripped)',
+    frameLabel: 'iframe (where raw HTML scripts are stripped), with the line that sizes it where scripts run',
+    frameWidth: 'Width of the column it goes in (px):',
     copy: 'Copy',
     copied: 'Copied.',
     copyFailed: 'Copy failed: the text is selected, copy it by hand.',
@@ -14,7 +15,8 @@ defineStrings('embed', {
   },
   zh: {
     scriptLabel: '脚本标签（HTML、允许原始 HTML 的 Markdown、MDX）',
-    frameLabel: 'iframe（适用于会剥离原始 HTML 脚本的地方）',
+    frameLabel: 'iframe（适用于会剥离原始 HTML 脚本的地方），附带在能运行脚本时调整其高度的一行代码',
+    frameWidth: '放置它的栏宽（像素）：',
     copy: '复制',
     copied: '已复制。',
     copyFailed: '复制失败：文本已选中，请手动复制。',

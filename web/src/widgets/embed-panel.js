@@ -2,6 +2,7 @@
 // script-tag and iframe snippets for the widget as it is now, to copy.
 import { inLang, t } from '../i18n.js';
 import { h } from '../dom.js';
+import { frameHeight, resizeListener } from './frame-heights.js';
 import './embed-panel-strings.js';
 
 /** name="value" pairs of the widget's state, as attributes (dk="256" divisor="sqrt"). */
@@ -18,7 +19,8 @@ export function stateAttributes(el) {
 
 const esc = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-export function snippets(el, base) {
+/** The snippets for widget `el` as it is now; the iframe's height fits a column `width` px wide. */
+export function snippets(el, base, width = 800) {
   const tag = el.localName;
   const attrs = stateAttributes(el);
   const lang = el.widgetLang;
@@ -31,8 +33,9 @@ export function snippets(el, base) {
     + `<${tag}${attrs.map(([k, v]) => ` ${k}="${esc(v)}"`).join('')} lang="${lang}">\n`
     + `  <p slot="fallback">${esc(fallback)}</p>\n</${tag}>`;
   const q = new URLSearchParams([['w', tag.replace(/^attn-/, '')], ...attrs, ['lang', lang]]);
+  // As tall as the widget needs in a column `width` px wide, then sized by its messages where scripts run.
   const frame = `<iframe src="${esc(new URL(`frame.html?${q}`, base).href)}" title="${esc(t('embed.frameTitle'))}" `
-    + `width="100%" height="600" loading="lazy"></iframe>`;
+    + `width="100%" height="${frameHeight(tag, width)}" loading="lazy"></iframe>\n${resizeListener(new URL(base).origin)}`;
   return { script, frame };
 }
 
@@ -43,17 +46,21 @@ export function snippets(el, base) {
 export function embedPanel(el, base, id) {
   const scriptLabel = h('label', { for: `${id}-script` });
   const frameLabel = h('label', { for: `${id}-frame` });
-  const script = h('textarea', { id: `${id}-script`, readonly: true, rows: 3, spellcheck: 'false' });
-  const frame = h('textarea', { id: `${id}-frame`, readonly: true, rows: 3, spellcheck: 'false' });
+  // The column the iframe goes in: its starting height depends on it (frame-heights.js).
+  const widthLabel = h('label', { for: `${id}-width` });
+  const width = h('input', { id: `${id}-width`, type: 'number', min: 320, max: 2000, step: 1, inputmode: 'numeric',
+    value: Math.max(320, Math.round(el.getBoundingClientRect().width) || 800) });
+  const script = h('textarea', { id: `${id}-script`, readonly: true, rows: 5, spellcheck: 'false' });
+  const frame = h('textarea', { id: `${id}-frame`, readonly: true, rows: 4, spellcheck: 'false' });
   const copyScript = h('button', { type: 'button' });
   const copyFrame = h('button', { type: 'button' });
   const copied = h('span', { class: 'copy-msg', role: 'status' });
   const panel = h('div', { class: 'embed-panel', id },
     h('div', { class: 'field' }, scriptLabel, script, copyScript),
-    h('div', { class: 'field' }, frameLabel, frame, copyFrame), copied);
+    h('div', { class: 'field' }, frameLabel, frame, h('span', { class: 'field-small' }, widthLabel, ' ', width), copyFrame), copied);
   // In the widget's language (a click runs outside its methods).
   const fill = () => {
-    const s = inLang(el.widgetLang, () => snippets(el, base));
+    const s = inLang(el.widgetLang, () => snippets(el, base, Math.max(320, Number(width.value) || 800)));
     script.value = s.script;
     frame.value = s.frame;
   };
@@ -72,12 +79,14 @@ export function embedPanel(el, base, id) {
   };
   copyScript.addEventListener('click', () => copy(script));
   copyFrame.addEventListener('click', () => copy(frame));
+  width.addEventListener('input', fill);
   return {
     el: panel,
     fill,
     relabel() {
       scriptLabel.textContent = t('embed.scriptLabel');
       frameLabel.textContent = t('embed.frameLabel');
+      widthLabel.textContent = t('embed.frameWidth');
       copyScript.textContent = t('embed.copy');
       copyFrame.textContent = t('embed.copy');
       if (!panel.hidden) fill();

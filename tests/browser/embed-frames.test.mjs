@@ -1,0 +1,114 @@
+// Iframes that fit (issue 34, part 2): each widget in embed/frame.html, in an
+// iframe 800 and 375 px wide, as tall as the Embed panel's snippet makes it
+// (widgets/frame-heights.js), in English and Chinese: once its core has
+// answered and it has drawn, the frame has no scrollbar, down or across. The
+// snippet's one-line listener sizes the iframe to the height the frame
+// reports. w takes the element's name too (w=attn-saturation).
+//
+//   node --test tests/browser/embed-frames.test.mjs   (after scripts/build.sh)
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { WEB, launch } from './harness.mjs';
+import { serveStatic } from './static-server.mjs';
+import { FRAME_HEIGHTS, frameHeight, resizeListener } from '../../web/src/widgets/frame-heights.js';
+
+const TIMEOUT = 120_000;
+const EMBED_DIR = path.join(WEB, 'dist', 'embed');
+const TAGS = Object.keys(FRAME_HEIGHTS);
+const WIDTHS = [800, 375];
+
+describe('each widget in an iframe of the snippet\'s height: no scrollbar', () => {
+  let embed;
+  let host;
+  let ctx;
+
+  before(async () => {
+    assert.ok(fs.existsSync(path.join(EMBED_DIR, 'frame.html')), 'web/dist/embed/frame.html: run scripts/build.sh first');
+    embed = await serveStatic({ dir: EMBED_DIR, headers: () => ({ 'Access-Control-Allow-Origin': '*' }) });
+    const pages = {};
+    for (const tag of TAGS)
+      for (const lang of ['en', 'zh']) {
+        // Half by the short name, half by the element's.
+        const w = lang === 'en' ? tag : tag.slice(5);
+        pages[`/${tag}-${lang}.html`] = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>frame</title></head>
+<body><iframe id="f" title="widget" src="${embed.origin}/frame.html?w=${w}&lang=${lang}" width="800" height="${frameHeight(tag, 800)}"></iframe></body></html>`;
+      }
+    pages['/listener.html'] = `<!doctype html><html><head><meta charset="utf-8"><title>listener</title></head><body>
+<iframe id="f" title="widget" src="${embed.origin}/frame.html?w=saturation" width="100%" height="${frameHeight('attn-saturation', 800)}"></iframe>
+${resizeListener(embed.origin)}
+<script>window.__heights = []; addEventListener('message', (e) => { if (e.data?.type === 'attnlab:resize') __heights.push(e.data.height); });</script></body></html>`;
+    host = await serveStatic({ pages });
+    ctx = await launch(host.origin, { viewport: { width: 1000, height: 800 } });
+  });
+
+  after(async () => {
+    await ctx?.close();
+    await embed?.stop();
+    await host?.stop();
+  });
+
+  // In the frame: the widget's core has answered (the chain: drawn), and its height has held still for 400 ms.
+  async function settle(frame, tag) {
+    await frame.waitForFunction((t) => {
+      const r = document.querySelector(t)?.shadowRoot;
+      return r?.querySelector('.embed-status')?.dataset.state === 'ready' || (t === 'attn-chain' && r?.querySelector('.chain-list li'));
+    }, tag, { timeout: 30_000 });
+    let last = -1;
+    for (let i = 0; i < 40; i++) {
+      const h = await frame.evaluate(() => document.documentElement.getBoundingClientRect().height);
+      if (h === last) break;
+      last = h;
+      await new Promise((r) => setTimeout(r, 400));
+    }
+  }
+
+  test('at 800 and 375 px, en and zh: the content fits the snippet\'s height and width', { timeout: TIMEOUT }, async () => {
+    const misfits = [];
+    const measured = {};
+    // English and Chinese side by side (two pages at a time), widget after widget.
+    for (const tag of TAGS) {
+      await Promise.all(['en', 'zh'].map(async (lang) => {
+        const page = await ctx.context.newPage();
+        await page.goto(`${host.origin}/${tag}-${lang}.html`);
+        const frame = await (await page.waitForSelector('#f')).contentFrame();
+        for (const width of WIDTHS) {
+          await page.evaluate(([w, h]) => Object.assign(document.getElementById('f'), { width: w, height: h }), [width, frameHeight(tag, width)]);
+          await settle(frame, tag);
+          // The content's own height (scrollHeight is at least the frame's), and whether it scrolls.
+          const m = await frame.evaluate(() => ({
+            content: Math.ceil(document.documentElement.getBoundingClientRect().height),
+            height: document.documentElement.scrollHeight, inner: innerHeight,
+            width: document.documentElement.scrollWidth, innerWidth,
+          }));
+          (measured[tag] ??= {})[width] = Math.max(measured[tag][width] ?? 0, m.content);
+          if (m.height > m.inner || m.content > m.inner || m.width > m.innerWidth)
+            misfits.push(`${tag} ${lang} at ${width} px: content ${m.width}×${m.content} in ${m.innerWidth}×${m.inner}`);
+        }
+        await page.close();
+      }));
+    }
+    console.log(`# frame content heights (px, the larger of en and zh): ${TAGS.map((t) => `${t} ${WIDTHS.map((w) => `${w}:${measured[t][w]}`).join(' ')}`).join('; ')}`);
+    assert.deepEqual(misfits, [], 'outgrown: update widgets/frame-heights.js');
+  });
+
+  test('the snippet\'s one-line listener sizes the iframe to the height the frame reports', { timeout: TIMEOUT }, async () => {
+    const page = await ctx.context.newPage();
+    await page.goto(`${host.origin}/listener.html`);
+    const frame = await (await page.waitForSelector('#f')).contentFrame();
+    await settle(frame, 'attn-saturation');
+    await page.waitForTimeout(300);
+    const { attr, last, doc } = await page.evaluate(async () => ({
+      attr: Number(document.getElementById('f').height), last: window.__heights.at(-1),
+      doc: null,
+    }));
+    const inner = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    assert.equal(attr, last);
+    assert.equal(last, inner, `${doc}`);
+    // Opening the table alternative grows the frame, and the iframe with it.
+    await frame.evaluate(() => { document.querySelector('attn-saturation').shadowRoot.querySelector('.data-details').open = true; });
+    await page.waitForFunction((h) => Number(document.getElementById('f').height) > h + 100, attr, { timeout: 10_000 });
+    await page.close();
+  });
+});

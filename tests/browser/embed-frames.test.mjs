@@ -3,7 +3,9 @@
 // (widgets/frame-heights.js), in English and Chinese: once its core has
 // answered and it has drawn, the frame has no scrollbar, down or across. The
 // snippet's one-line listener sizes the iframe to the height the frame
-// reports. w takes the element's name too (w=attn-saturation).
+// reports. w takes the element's name too (w=attn-saturation). And a chart's
+// exported SVG takes in the labels that reach past its box (issue 34, part 5:
+// the variance histogram's "20,000" lost its left part).
 //
 //   node --test tests/browser/embed-frames.test.mjs   (after scripts/build.sh)
 import { after, before, describe, test } from 'node:test';
@@ -35,6 +37,8 @@ describe('each widget in an iframe of the snippet\'s height: no scrollbar', () =
         pages[`/${tag}-${lang}.html`] = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>frame</title></head>
 <body><iframe id="f" title="widget" src="${embed.origin}/frame.html?w=${w}&lang=${lang}" width="800" height="${frameHeight(tag, 800)}"></iframe></body></html>`;
       }
+    pages['/chart.html'] = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>chart</title>
+<script type="module" src="${embed.origin}/attnlab.js"></script></head><body><attn-variance id="v"></attn-variance></body></html>`;
     pages['/listener.html'] = `<!doctype html><html><head><meta charset="utf-8"><title>listener</title></head><body>
 <iframe id="f" title="widget" src="${embed.origin}/frame.html?w=saturation" width="100%" height="${frameHeight('attn-saturation', 800)}"></iframe>
 ${resizeListener(embed.origin)}
@@ -109,6 +113,44 @@ ${resizeListener(embed.origin)}
     // Opening the table alternative grows the frame, and the iframe with it.
     await frame.evaluate(() => { document.querySelector('attn-saturation').shadowRoot.querySelector('.data-details').open = true; });
     await page.waitForFunction((h) => Number(document.getElementById('f').height) > h + 100, attr, { timeout: 10_000 });
+    await page.close();
+  });
+
+  test('an exported SVG takes in an axis label that reaches past the chart\'s box', { timeout: TIMEOUT }, async () => {
+    const page = await ctx.context.newPage();
+    await page.goto(`${host.origin}/chart.html`);
+    await page.waitForFunction(() => document.querySelector('#v')?.shadowRoot?.querySelector('#var-hist-chart svg text'), null, { timeout: 30_000 });
+    const exportNow = (wide) => Promise.all([page.waitForEvent('download'), page.evaluate((w) => {
+      const fig = document.querySelector('#v').shadowRoot.querySelector('#var-hist-chart');
+      // The histogram's top count as it reads after many samples: right-aligned
+      // at the axis, it starts left of the box. (Put in just before the export:
+      // the streaming histogram redraws its labels.)
+      if (w) {
+        const label = fig.querySelector('svg text[text-anchor="end"]');
+        const copy = label.cloneNode();
+        copy.textContent = '20,000';
+        label.after(copy);
+      }
+      fig.querySelector('[data-export="svg"]').click();
+    }, wide)]);
+    await exportNow(false);  // the export's code is loaded now
+    const [dl] = await exportNow(true);
+    const text = fs.readFileSync(await dl.path(), 'utf8');
+    // Every text of the picture inside its viewBox, drawn where the page would draw it.
+    const out = await page.evaluate((t) => {
+      const svg = new DOMParser().parseFromString(t, 'image/svg+xml').documentElement;
+      const box = document.body.appendChild(document.createElement('div'));
+      box.append(svg);
+      const [vx, vy, vw, vh] = svg.getAttribute('viewBox').split(/\s+/).map(Number);
+      const outside = [...svg.querySelectorAll('text')].map((el) => ({ text: el.textContent, b: el.getBBox() }))
+        .filter(({ b }) => b.x < vx - 0.5 || b.y < vy - 0.5 || b.x + b.width > vx + vw + 0.5 || b.y + b.height > vy + vh + 0.5)
+        .map(({ text, b }) => `${text} at ${[b.x, b.y, b.width, b.height].map(Math.round)}`);
+      box.remove();
+      return { outside, viewBox: [vx, vy, vw, vh], wide: t.includes('20,000') };
+    }, text);
+    assert.ok(out.wide);
+    assert.ok(out.viewBox[0] < 0, `the picture starts left of the chart: ${out.viewBox}`);
+    assert.deepEqual(out.outside, [], `viewBox ${out.viewBox}`);
     await page.close();
   });
 });

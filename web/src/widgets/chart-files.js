@@ -27,27 +27,49 @@ function textWidth(text, font) {
   return measurer.measureText(text).width;
 }
 
-/** The exported picture: background, the chart's SVG, then its legend as rows of keys below it. */
+/**
+ * How far the chart's drawing reaches past its box on each side ({top, right,
+ * bottom, left}, px): an axis label at the top edge (the variance chart's
+ * "20,000") or the side. The page shows it (overflow: visible); a picture must
+ * take it in. The live SVG's bounding box, when it has one.
+ */
+function overhang(s) {
+  let b = null;
+  try {
+    b = s.svg.getBBox();
+  } catch {
+    /* not rendered: nothing to measure */
+  }
+  if (!b || !b.width) return { top: 0, right: 0, bottom: 0, left: 0 };
+  const out = (v) => (v > 0 ? Math.ceil(v) + 2 : 0);
+  return { top: out(-b.y), right: out(b.x + b.width - s.width), bottom: out(b.y + b.height - s.height), left: out(-b.x) };
+}
+
+/** The exported picture: background, the chart's SVG (with what reaches past its box), then its legend as rows of keys below it. */
 export function exportSvg(s) {
+  const o = overhang(s);
+  const width = s.width + o.left + o.right;
+  const chartBottom = s.height + o.bottom;
   const items = s.keys.map((k) => ({ ...k, w: 24 + textWidth(k.label, s.font) }));
   const rows = [];
   let x = 8;
   for (const it of items) {
-    if (!rows.length || x + it.w > s.width - 8) {
+    if (!rows.length || x + it.w > width - 8) {
       rows.push([]);
       x = 8;
     }
-    it.x = x;
-    it.y = s.height + 4 + (rows.length - 1) * KEY_ROW + KEY_ROW / 2;
+    it.x = x - o.left;
+    it.y = chartBottom + 4 + (rows.length - 1) * KEY_ROW + KEY_ROW / 2;
     rows.at(-1).push(it);
     x += it.w + 16;
   }
-  const height = s.height + (rows.length ? rows.length * KEY_ROW + 8 : 0);
-  const out = svgEl('svg', { width: s.width, height, viewBox: `0 0 ${s.width} ${height}`,
+  const height = o.top + chartBottom + (rows.length ? rows.length * KEY_ROW + 8 : 0);
+  // The chart keeps its own coordinates: the picture starts left of and above them by the overhang.
+  const out = svgEl('svg', { width, height, viewBox: `${-o.left} ${-o.top} ${width} ${height}`,
     'font-family': s.font, 'font-size': 12 });
   const title = svgEl('title');
   title.textContent = s.title;
-  out.append(title, svgEl('rect', { width: s.width, height, fill: s.palette.bg }));
+  out.append(title, svgEl('rect', { x: -o.left, y: -o.top, width, height, fill: s.palette.bg }));
   for (const n of s.svg.children) if (n.getAttribute('display') !== 'none') out.append(n.cloneNode(true));
   const keys = svgEl('g', { fill: s.palette.fg });
   for (const it of items) {
@@ -110,6 +132,9 @@ export function exportPng(svg) {
   const ctx = canvas.getContext('2d');
   if (!ctx) return Promise.reject(new Error('no 2D canvas'));
   ctx.scale(SCALE, SCALE);
+  // The viewBox may start left of and above 0 (exportSvg's overhang).
+  const [vx = 0, vy = 0] = (svg.getAttribute('viewBox') ?? '').split(/\s+/).map(Number);
+  ctx.translate(-vx || 0, -vy || 0);
   paint(ctx, svg, { fill: '#000', 'font-size': svg.getAttribute('font-size'), 'font-family': svg.getAttribute('font-family') });
   return new Promise((resolve, reject) =>
     canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the canvas gave no PNG'))), 'image/png'));

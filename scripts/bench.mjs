@@ -1,7 +1,9 @@
 // The benchmark table: native scalar and native Eigen (from attnlab_bench),
 // wasm scalar, SIMD128 and relaxed-SIMD (FMA) builds (loaded here, under
 // Node), all measured in this one run, as GFLOP/s medians with their spread,
-// the ratios, and both ceilings (f32x4 mul+add, and fused relaxed_madd).
+// the ratios, and each wasm build's share of its own ceiling (multiplies and
+// adds from registers; fused relaxed_madd in the relaxed build), sampled
+// through the same run (measure.js, ceilingSampler).
 //   node --no-liftoff --experimental-wasm-relaxed-simd scripts/bench.mjs [--smoke] [--json] [--samples N]
 // --no-liftoff: V8 would otherwise keep a long-running wasm loop in its
 // baseline tier; the warm-up samples below also let it tier up.
@@ -9,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { measureInterleaved, summarize as stats, caseName, isTraining, PEAK_CASE } from '../web/src/bench/measure.js';
+import { measureInterleaved, ceilingSampler, summarize as stats, caseName, isTraining } from '../web/src/bench/measure.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -44,7 +46,9 @@ for (const r of native) {
 }
 
 // Each case in the three builds, their samples interleaved (measure.js), and
-// likewise the two ceilings: a drift in the host's speed falls on all alike.
+// a sample of every ceiling loop in the middle of each case's samples (and
+// before the first and after the last): a drift in the host's speed falls on
+// all alike.
 const VARIANTS = ['scalar', 'simd', 'relaxed'];
 const modules = {};
 for (const variant of VARIANTS) {
@@ -55,18 +59,17 @@ for (const variant of VARIANTS) {
     throw new Error(`attnlab_bench_${variant} runs ${M.buildInfo().dotKernel}`);
   modules[variant] = M;
 }
-const opts = { samples: SAMPLES, warmup: WARMUP, minSeconds: MIN_SECONDS };
+const ceilings = ceilingSampler(modules, { warmup: WARMUP, minSeconds: MIN_SECONDS });
+ceilings.take();
+const opts = { samples: SAMPLES, warmup: WARMUP, minSeconds: MIN_SECONDS, midway: ceilings.take };
 for (const c of JSON.parse(modules.simd.benchCasesJson(smoke))) {
   if (!rows.has(key(c))) throw new Error(`case ${key(c)} missing from the native run`);
   const samples = measureInterleaved(VARIANTS.map((v) => [modules[v], c]), opts);
   VARIANTS.forEach((v, i) => { rows.get(key(c))[`wasm_${v}`] = stats(samples[i]); });
 }
-
-// The ceilings: register-only f32x4 multiplies and adds in the SIMD build, and
-// f32x4.relaxed_madd chains in the relaxed build, this run.
-const peakCase = smoke ? { ...PEAK_CASE, n: 16 } : PEAK_CASE;
-const [peak, fmaPeak] = measureInterleaved([[modules.simd, peakCase], [modules.relaxed, { ...peakCase, kernel: 'fma_peak' }]],
-  opts).map(stats);
+ceilings.take();
+// Each build's peak: the fastest sample of its ceiling loops in this run.
+const peaks = ceilings.peaks();
 
 // The training steps have no Eigen column: their last ratio is wasm SIMD / native scalar.
 const table = [...rows.values()].map((r) => ({
@@ -74,9 +77,10 @@ const table = [...rows.values()].map((r) => ({
   simd_over_scalar: r.wasm_simd.median / r.wasm_scalar.median,
   wasm_over_eigen: r.native_eigen ? r.wasm_simd.median / r.native_eigen.median : null,
   wasm_over_native: r.wasm_simd.median / r.native_scalar.median,
-  of_peak: isTraining(r) ? null : r.wasm_simd.median / peak.median,
+  of_scalar_peak: isTraining(r) ? null : r.wasm_scalar.median / peaks.scalar.peak,
+  of_peak: isTraining(r) ? null : r.wasm_simd.median / peaks.simd.peak,
   relaxed_over_simd: r.wasm_relaxed.median / r.wasm_simd.median,
-  of_fma_peak: isTraining(r) ? null : r.wasm_relaxed.median / fmaPeak.median,
+  of_fma_peak: isTraining(r) ? null : r.wasm_relaxed.median / peaks.relaxed.peak,
 }));
 
 // Converged over fresh training steps per column, same run: a converged run
@@ -86,16 +90,16 @@ const converged_over_fresh = Object.fromEntries(['native_scalar', 'wasm_scalar',
   .map((col) => [col, conv[col].median / fresh[col].median]));
 
 if (asJson) {
-  console.log(JSON.stringify({ samples: SAMPLES, smoke, peak, fma_peak: fmaPeak, rows: table, converged_over_fresh }, null, 1));
+  console.log(JSON.stringify({ samples: SAMPLES, smoke, peaks, rows: table, converged_over_fresh }, null, 1));
 } else {
   const cell = (s) => (s ? `${s.median.toFixed(2)} ±${(100 * s.spread).toFixed(0)}%` : '–');
   const head = ['work', 'native scalar', 'native Eigen', 'wasm scalar', 'wasm SIMD', 'wasm relaxed', 'SIMD/scalar',
-    'relaxed/SIMD', 'wasm/Eigen', 'of peak', 'of FMA peak'];
+    'relaxed/SIMD', 'wasm/Eigen', 'scalar of peak', 'SIMD of peak', 'relaxed of FMA peak'];
   const pct = (x) => (x === null ? '–' : `${(100 * x).toFixed(0)}%`);
   const lines = table.map((r) => [caseName(r), cell(r.native_scalar), cell(r.native_eigen), cell(r.wasm_scalar),
     cell(r.wasm_simd), cell(r.wasm_relaxed), `${r.simd_over_scalar.toFixed(1)}×`, `${r.relaxed_over_simd.toFixed(2)}×`,
     r.wasm_over_eigen === null ? `${r.wasm_over_native.toFixed(2)}× native` : `${r.wasm_over_eigen.toFixed(2)}×`,
-    pct(r.of_peak), pct(r.of_fma_peak)]);
+    pct(r.of_scalar_peak), pct(r.of_peak), pct(r.of_fma_peak)]);
   const width = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (l) => `| ${l.map((x, i) => x.padEnd(width[i])).join(' | ')} |`;
   console.log(`GFLOP/s (training step: steps/s), median ±half-IQR of ${SAMPLES} samples; ` +
@@ -103,11 +107,14 @@ if (asJson) {
   console.log(fmt(head));
   console.log(`|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   lines.forEach((l) => console.log(fmt(l)));
-  console.log(`of peak: wasm SIMD divided by ${peak.median.toFixed(2)} GFLOP/s (±${(100 * peak.spread).toFixed(0)}%), ` +
-    'the rate of f32x4 multiplies and adds from registers (independent chains, no loads) in this run');
-  console.log(`of FMA peak: wasm relaxed divided by ${fmaPeak.median.toFixed(2)} GFLOP/s (±${(100 * fmaPeak.spread).toFixed(0)}%), ` +
-    `the rate of f32x4.relaxed_madd from registers in this run (${(fmaPeak.median / peak.median).toFixed(2)}× the mul+add ceiling)`);
-  console.log('wasm/Eigen and of peak are the SIMD128 column\'s');
+  // Each peak: the fastest sample, the loop that gave it, and that loop's median (how much the host's speed moved).
+  const peakText = (p) => `${p.peak.toFixed(2)} GFLOP/s (${p.kernel}; median ${p.median.toFixed(2)} of ${p.samples} samples)`;
+  console.log(`scalar of peak: wasm scalar divided by ${peakText(peaks.scalar)}, f32 multiplies and adds from registers`);
+  console.log(`SIMD of peak: wasm SIMD divided by ${peakText(peaks.simd)}, f32x4 multiplies and adds from registers`);
+  console.log(`relaxed of FMA peak: wasm relaxed divided by ${peakText(peaks.relaxed)}, f32x4.relaxed_madd from registers ` +
+    `(${(peaks.relaxed.peak / peaks.simd.peak).toFixed(2)}× the SIMD peak)`);
+  console.log('peak: the fastest sample of register-only loops (no loads; independent chains, two shapes of multiplies and adds), ' +
+    'sampled through this run; wasm/Eigen is the SIMD128 column\'s');
   console.log(`training step, converged / fresh: ${Object.entries(converged_over_fresh)
     .map(([col, r]) => `${col.replace('_', ' ')} ${r.toFixed(2)}×`).join(', ')}`);
 }

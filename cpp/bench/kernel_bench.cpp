@@ -49,8 +49,8 @@ template <typename F>
 void check_case(const Case& c) {
   if (c.kernel == "dot") {
     check_size("n", c.n, 1, 1u << 24);
-  } else if (c.kernel == "peak") {
-    check_size("n", c.n, 1, 1u << 24);  // rounds of 16 multiply-adds per call
+  } else if (c.kernel == "peak" || c.kernel == "peak_8x6") {
+    check_size("n", c.n, 1, 1u << 24);  // rounds of 14 (peak) or 8 (peak_8x6) multiply-adds per call
 #if defined(__wasm_relaxed_simd__)
   } else if (c.kernel == "fma_peak") {
     check_size("n", c.n, 1, 1u << 24);  // rounds of 12 fused multiply-adds per call
@@ -65,11 +65,11 @@ void check_case(const Case& c) {
   } else {
     // fma_peak is a choice only where it is built (the relaxed-SIMD build).
 #if defined(__wasm_relaxed_simd__)
-    const std::string choices = "dot, qk, attention, train, train_converged, peak, fma_peak";
-    const std::string listed = "'dot', 'qk', 'attention', 'train', 'train_converged', 'peak' or 'fma_peak'";
+    const std::string choices = "dot, qk, attention, train, train_converged, peak, peak_8x6, fma_peak";
+    const std::string listed = "'dot', 'qk', 'attention', 'train', 'train_converged', 'peak', 'peak_8x6' or 'fma_peak'";
 #else
-    const std::string choices = "dot, qk, attention, train, train_converged, peak";
-    const std::string listed = "'dot', 'qk', 'attention', 'train', 'train_converged' or 'peak'";
+    const std::string choices = "dot, qk, attention, train, train_converged, peak, peak_8x6";
+    const std::string listed = "'dot', 'qk', 'attention', 'train', 'train_converged', 'peak' or 'peak_8x6'";
 #endif
     throw ArgumentError("kernel", "choice", "{\"value\":" + jstr(c.kernel) + ",\"choices\":\"" + choices + "\"}",
                         "kernel must be " + listed + ", got '" + escaped(c.kernel) + "'");
@@ -82,6 +82,7 @@ double flops(const Case& c) {
   const double n = static_cast<double>(c.n), d = static_cast<double>(c.d);
   if (c.kernel == "dot") return 2.0 * n;
   if (c.kernel == "peak") return n * mul_add_peak_flops_per_round();
+  if (c.kernel == "peak_8x6") return n * mul_add_peak_8x6_flops_per_round();
 #if defined(__wasm_relaxed_simd__)
   if (c.kernel == "fma_peak") return n * fma_peak_flops_per_round();
 #endif
@@ -103,6 +104,12 @@ double run_seconds(const Case& c, std::size_t iters) {
   if (c.kernel == "peak") {
     float acc = 0;
     const double t = time_loop(iters, [&] { acc += mul_add_peak(c.n); });
+    g_sink += acc;
+    return t;
+  }
+  if (c.kernel == "peak_8x6") {
+    float acc = 0;
+    const double t = time_loop(iters, [&] { acc += mul_add_peak_8x6(c.n); });
     g_sink += acc;
     return t;
   }

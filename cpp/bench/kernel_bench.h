@@ -13,7 +13,8 @@ struct Case {
   // training step of the lab's default configuration (TrainConfig{}), timed in steps;
   // "train_converged": the same step after n steps of training (one run, trained
   // once and stepped on by every later call, so it stays converged);
-  // or "peak": n rounds of register-only multiply-adds (mul_add_peak.h).
+  // or "peak", "peak_8x6", "fma_peak" (relaxed-SIMD build only): n rounds of
+  // register-only multiply-adds in one loop shape each (mul_add_peak.h).
   std::string kernel;
   std::size_t n = 0;   // dot: length; qk/attention: queries = keys; peak: rounds;
                        // train_converged: steps before timing

@@ -39,12 +39,20 @@ const runButton = txt('button', 'bench.run', { type: 'button', id: 'bench-run' }
 const status = h('p', { id: 'bench-status', role: 'status', 'aria-live': 'polite' });
 const table = h('table', { id: 'bench-table', class: 'data-table' });
 const peakNote = h('p', { id: 'bench-peak' });
+// What the "of peak" columns divide by, said before any run (en, zh).
+const ceilings = h('section', { id: 'bench-ceilings', 'aria-labelledby': 'bench-ceilings-heading' },
+  txt('h2', 'bench.ceilingsHeading', { id: 'bench-ceilings-heading' }),
+  txt('p', 'bench.ceilingsWhat'),
+  h('ul', {}, ['ceilingScalar', 'ceilingSimd', 'ceilingRelaxed'].map((k) => txt('li', `bench.${k}`))),
+  txt('p', 'bench.ceilingsHow'),
+  txt('p', 'bench.ceilingsBelow'),
+  peakNote);
 root.replaceChildren(
   h('div', { class: 'controls' }, txt('label', 'bench.samples', { for: samples.id }), samples, runButton),
   samplesMsg,
   status,
   h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'bench-caption' }, table),
-  peakNote,
+  ceilings,
   h('p', {}, txt('a', 'bench.back', { href: './index.html' })),
 );
 
@@ -67,6 +75,16 @@ const setPeak = (fn) => {
   peakNote.textContent = fn();
 };
 
+// The table's columns after the work's name: [data-build of its cells, header key], in order.
+// A build's own cells, then its ratios; the relaxed-SIMD ones only where the browser runs that build.
+const COLUMNS = {
+  scalar: [['scalar', 'bench.scalar'], ['scalarPeak', 'bench.ofScalarPeak']],
+  simd: [['simd', 'bench.simd'], ['ratio', 'bench.ratio'], ['peak', 'bench.ofPeak']],
+  relaxed: [['relaxed', 'bench.relaxed'], ['relaxedRatio', 'bench.relaxedRatio'], ['fmaPeak', 'bench.ofFmaPeak']],
+};
+// Each "of peak" column: [its data-build, the build whose cells it divides].
+const OF_PEAK = [['scalarPeak', 'scalar'], ['peak', 'simd'], ['fmaPeak', 'relaxed']];
+
 function run() {
   // A whole number from 3 to 99, or a sentence next to the field and no run.
   const text = samples.value.trim();
@@ -79,65 +97,55 @@ function run() {
   let cases = [];
   let builds = [];
   let done = 0;
-  let peak = null, fmaPeak = null;
+  let peaks = null;  // {scalar, simd?, relaxed?: {peak, kernel, median, samples}}, at the end of the run
   const cells = new Map(); // `${build}:${index}` -> {median, spread}
-  // SIMD cell / the SIMD build's multiply-add peak; the training steps (steps/s) have none.
+  // A cell / its build's ceiling (the fastest sample of the build's register-only
+  // loops, sampled through the run); the training steps (steps/s) have none.
   const fillOfPeak = (i) => {
-    const b = cells.get(`simd:${i}`);
-    if (!peak || !b) return;
-    cellEl('peak', i).textContent = isTraining(cases[i]) ? '–' : `${decimals(100 * b.median / peak.median, 0)}%`;
+    for (const [col, build] of OF_PEAK) {
+      const c = cells.get(`${build}:${i}`), el = cellEl(col, i);
+      if (!el || !c || !peaks?.[build]) continue;
+      el.textContent = isTraining(cases[i]) ? '–' : `${decimals(100 * c.median / peaks[build].peak, 0)}%`;
+    }
   };
-  // Relaxed cell / SIMD cell, and relaxed cell / the relaxed build's FMA peak.
-  const fillRelaxed = (i) => {
-    const r = cells.get(`relaxed:${i}`), b = cells.get(`simd:${i}`);
+  // The ratios between builds: SIMD / scalar and relaxed / SIMD.
+  const fillRatios = (i) => {
+    const a = cells.get(`scalar:${i}`), b = cells.get(`simd:${i}`), r = cells.get(`relaxed:${i}`);
+    if (a && b) cellEl('ratio', i).textContent = `${decimals(b.median / a.median, 1)}×`;
     if (r && b) cellEl('relaxedRatio', i).textContent = `${decimals(r.median / b.median, 2)}×`;
-    if (r && fmaPeak)
-      cellEl('fmaPeak', i).textContent = isTraining(cases[i]) ? '–' : `${decimals(100 * r.median / fmaPeak.median, 0)}%`;
   };
-  // The ceilings' sentences, each once its peak has been measured.
-  const peakText = () => [
-    peak && t('bench.peak', { rate: decimals(peak.median, 2), spread: spreadText(peak.spread) }),
-    fmaPeak && t('bench.fmaPeak', { rate: decimals(fmaPeak.median, 2), spread: spreadText(fmaPeak.spread),
-      ratio: peak ? decimals(fmaPeak.median / peak.median, 2) : '–' }),
-  ].filter(Boolean).join(' ');
+  // The ceilings' sentence, once they have been measured.
+  const peaksText = () => {
+    if (!peaks) return '';
+    const list = builds.filter((b) => peaks[b]).map((b) => t('bench.peakOf', {
+      build: t(`bench.build_${b}`), rate: decimals(peaks[b].peak, 2), median: decimals(peaks[b].median, 2),
+    }));
+    return t('bench.peaks', { list: list.join(t('bench.listSep')), samples: peaks[builds[0]].samples });
+  };
   const cellEl = (build, i) => table.querySelector(`[data-build="${build}"][data-row="${i}"]`);
   const onEvent = (data) => {
     if (data.event === 'plan') {
       ({ cases, builds } = data);
-      const cols = ['scalar', 'simd'];
-      // The relaxed-SIMD columns only where the browser runs that build.
-      const extra = builds.includes('relaxed') ? [['relaxed', 'bench.relaxed'], ['relaxedRatio', 'bench.relaxedRatio'],
-        ['fmaPeak', 'bench.ofFmaPeak']] : [];
+      const cols = builds.flatMap((b) => COLUMNS[b]);
       table.replaceChildren(
         txt('caption', 'bench.caption', { id: 'bench-caption' }),
         h('thead', {}, h('tr', {}, txt('th', 'bench.work', { scope: 'col' }),
-          cols.map((c) => txt('th', `bench.${c}`, { scope: 'col' })), txt('th', 'bench.ratio', { scope: 'col' }),
-          txt('th', 'bench.ofPeak', { scope: 'col' }), extra.map(([, key]) => txt('th', key, { scope: 'col' })))),
+          cols.map(([, key]) => txt('th', key, { scope: 'col' })))),
         h('tbody', {}, cases.map((c, i) => h('tr', {}, h('th', { scope: 'row', text: caseName(c) }),
-          cols.map((b) => h('td', { dataset: { build: b, row: i }, text: '…' })),
-          ['ratio', 'peak'].map((b) => h('td', { dataset: { build: b, row: i },
-            text: builds.includes('simd') ? '…' : '–' })),
-          extra.map(([b]) => h('td', { dataset: { build: b, row: i }, text: '…' }))))),
+          cols.map(([b]) => h('td', { dataset: { build: b, row: i }, text: '…' }))))),
       );
       relabel();
       setPeak(() => '');
       if (!builds.includes('simd')) setStatus(() => t('bench.noSimd'));
-    } else if (data.event === 'peak') {
-      peak = data;
-      setPeak(peakText);
+    } else if (data.event === 'peaks') {
+      peaks = data;
+      setPeak(peaksText);
       cases.forEach((_, i) => fillOfPeak(i));
-    } else if (data.event === 'fmaPeak') {
-      fmaPeak = data;
-      setPeak(peakText);
-      cases.forEach((_, i) => fillRelaxed(i));
     } else if (data.event === 'cell') {
       done++;
       cells.set(`${data.build}:${data.index}`, data);
       cellEl(data.build, data.index).textContent = `${decimals(data.median, 2)} ±${spreadText(data.spread)}%`;
-      const a = cells.get(`scalar:${data.index}`), b = cells.get(`simd:${data.index}`);
-      if (a && b) cellEl('ratio', data.index).textContent = `${decimals(b.median / a.median, 1)}×`;
-      fillOfPeak(data.index);
-      fillRelaxed(data.index);
+      fillRatios(data.index);
       const now = done;
       setStatus(() => t('bench.running', { done: now, total: cases.length * builds.length }));
     }

@@ -2,7 +2,8 @@
 // the site's benchmark page (a worker): calibrate the number of calls so one
 // sample takes at least minSeconds, run warm-up samples (V8 compiles a hot
 // wasm function again in its optimising tier), then take the samples, the
-// builds' samples of one case interleaved (measureInterleaved).
+// builds' samples of one case interleaved (measureInterleaved), and the
+// ceilings' samples taken through the same run (ceilingSampler).
 // M is a loaded core module; it times the kernel itself (benchRun). The rate is
 // GFLOP/s, except for the training steps ("train" from a fresh start,
 // "train_converged" once the run has learned), whose rate is steps/s.
@@ -24,12 +25,70 @@ export function measureCase(M, c, options = {}) {
  * @param {Array<[object, {kernel: string, n: number, d: number}]>} cells
  * @returns {number[][]} each cell's samples, in the order given
  */
-export function measureInterleaved(cells, { samples = 15, warmup = 3, minSeconds = 0.02 } = {}) {
+export function measureInterleaved(cells, { samples = 15, warmup = 3, minSeconds = 0.02, midway = null } = {}) {
   for (const [name, x] of [['samples', samples], ['warmup', warmup], ['minSeconds', minSeconds]]) requireNumber(name, x);
   const samplers = cells.map(([M, c]) => sampler(M, c, warmup, minSeconds));
   const out = cells.map(() => []);
-  for (let s = 0; s < samples; s++) samplers.forEach((take, i) => out[i].push(take()));
+  for (let s = 0; s < samples; s++) {
+    samplers.forEach((take, i) => out[i].push(take()));
+    // The ceilings' sample of this case, among its own samples (ceilingSampler).
+    if (s === Math.floor((samples - 1) / 2)) midway?.();
+  }
   return out;
+}
+
+/**
+ * The loops each build's ceiling is measured with, all from registers, no
+ * loads (cpp/bench/mul_add_peak.h): multiplies and adds in two shapes (7
+ * chains of each; 8 of multiplies and 6 of adds), whose faster depends on the
+ * CPU (the second on a Zen 5, whose add is quicker than its multiply; the
+ * first where both take 3 cycles or more), or fused multiply-adds in the
+ * relaxed-SIMD build, where every multiply-add the kernels count is one.
+ */
+export const CEILINGS = {
+  scalar: ['peak', 'peak_8x6'],
+  simd: ['peak', 'peak_8x6'],
+  relaxed: ['fma_peak'],
+};
+
+// Rounds a call: about 0.2 ms of SIMD128 multiply-adds, so even a smoke run's
+// single call is timed well above the clock's resolution.
+export const PEAK_ROUNDS = 100000;
+
+/**
+ * The ceilings of `modules` ({scalar, simd, relaxed}, those loaded), sampled
+ * through a run: each loop is calibrated once, then take() adds one sample of
+ * every loop, once before the first case, in the middle of each case's
+ * samples (measureInterleaved's midway) and once after the last. A build's
+ * peak is the fastest of all its loops' samples: on a shared machine a
+ * ceiling measured once, or at the end, read 22 GFLOP/s where the kernels had
+ * reached 49 minutes before (their "of peak" up to 220%), and a loop that
+ * fills the pipes loses more to a neighbour's work than a kernel that waits
+ * on its loads (an FMA loop's median 44.7 against Q·Kᵀ's 46.6 in one run,
+ * its fastest sample 57.0).
+ * @returns {{take(): void, peaks(): Object<string, {peak: number, kernel: string, median: number, samples: number}>}}
+ */
+export function ceilingSampler(modules, { warmup = 3, minSeconds = 0.02 } = {}) {
+  const cells = Object.entries(CEILINGS).filter(([build]) => modules[build])
+    .flatMap(([build, kernels]) => kernels.map((kernel) => ({ build, kernel })));
+  const samplers = cells.map(({ build, kernel }) =>
+    sampler(modules[build], { kernel, n: PEAK_ROUNDS, d: 0 }, warmup, minSeconds));
+  const out = cells.map(() => []);
+  return {
+    take() {
+      samplers.forEach((sample, i) => out[i].push(sample()));
+    },
+    peaks() {
+      const best = {};
+      cells.forEach(({ build, kernel }, i) => {
+        if (out[i].length === 0) return;
+        const peak = Math.max(...out[i]);
+        if (!best[build] || peak > best[build].peak)
+          best[build] = { peak, kernel, median: summarize(out[i]).median, samples: out[i].length };
+      });
+      return best;
+    },
+  };
 }
 
 // Calibrates and warms one cell; returns a function that takes one sample.
@@ -63,10 +122,6 @@ function sampler(M, c, warmup, minSeconds) {
   };
 }
 
-// The ceiling the SIMD cells are divided by: rounds of f32x4 multiplies and
-// adds in independent chains, from registers, no loads (cpp/bench/mul_add_peak.h).
-export const PEAK_CASE = { kernel: 'peak', n: 100000, d: 0 };
-
 // Median and half the inter-quartile range relative to it.
 export function summarize(gflops) {
   const s = [...gflops].sort((a, b) => a - b);
@@ -75,7 +130,7 @@ export function summarize(gflops) {
   return { median, spread: median > 0 ? (q(0.75) - q(0.25)) / 2 / median : 0, samples: s.length };
 }
 
-/** The training steps are rated in steps per second and have no peak or Eigen cell. */
+/** The training steps are rated in steps per second and have no "of peak" or Eigen cell. */
 export const isTraining = (c) => c.kernel === 'train' || c.kernel === 'train_converged';
 
 export function caseName(c) {

@@ -3,13 +3,14 @@
 // each (a case's builds interleaved), with an event per finished cell, so the page stays responsive and
 // shows progress. One op over core/rpc.js, run(samples), which resolves with
 // the number of cells when all are done. Events: plan {cases, builds}, cell
-// {build, index, median, spread, samples}, peak {median, spread, samples} (the
-// SIMD build's multiply-add rate from registers, measured last, when the
-// browser has finished compiling the modules), fmaPeak {median, spread,
-// samples} (the relaxed build's fused multiply-add rate, likewise).
+// {build, index, median, spread, samples}, peaks {scalar, simd?, relaxed?:
+// {peak, kernel, median, samples}} at the end: each build's ceiling, the
+// fastest sample of its register-only loops, sampled through the run (before
+// the first case, in the middle of each case's samples and after the last;
+// measure.js, ceilingSampler).
 import { resolveBuild, instantiate } from '../core/loader.js';
 import { serve } from '../core/rpc.js';
-import { measureInterleaved, summarize, PEAK_CASE } from './measure.js';
+import { ceilingSampler, measureInterleaved, summarize } from './measure.js';
 
 const emit = serve({
   async run(samples) {
@@ -20,17 +21,16 @@ const emit = serve({
     for (const b of builds) modules[b] = await instantiate('bench', b);
     const cases = JSON.parse(modules.scalar.benchCasesJson(false));
     emit('plan', { cases, builds });
+    const ceilings = ceilingSampler(modules);
+    ceilings.take();
     // Case by case, the builds' samples interleaved (measure.js): a drift in
-    // the machine's speed falls on every build alike.
+    // the machine's speed falls on every build alike, and on the ceilings.
     for (let i = 0; i < cases.length; i++) {
-      const gflops = measureInterleaved(builds.map((b) => [modules[b], cases[i]]), { samples });
+      const gflops = measureInterleaved(builds.map((b) => [modules[b], cases[i]]), { samples, midway: ceilings.take });
       builds.forEach((b, j) => emit('cell', { build: b, index: i, ...summarize(gflops[j]) }));
     }
-    const ceilings = [];
-    if (modules.simd) ceilings.push(['peak', modules.simd, PEAK_CASE]);
-    if (modules.relaxed) ceilings.push(['fmaPeak', modules.relaxed, { ...PEAK_CASE, kernel: 'fma_peak' }]);
-    const rates = measureInterleaved(ceilings.map(([, M, c]) => [M, c]), { samples });
-    ceilings.forEach(([event], j) => emit(event, summarize(rates[j])));
+    ceilings.take();
+    emit('peaks', ceilings.peaks());
     return cases.length * builds.length;
   },
 });

@@ -52,11 +52,32 @@ async function answered(start) {
 
 const upload = (rels) => answered(() => page.setInputFiles('#check-file', rels.map(corpusPath)));
 
-test('the page runs under the strict CSP, with a keyboard-reachable file input', async () => {
+// The verdict on screen: the result's heading and its summary line within the viewport.
+const verdictInView = () => page.evaluate(() => {
+  const top = document.getElementById('check-result-heading').getBoundingClientRect().top;
+  const bottom = document.getElementById('check-summary').getBoundingClientRect().bottom;
+  return top >= 0 && bottom <= innerHeight;
+});
+
+test('the page runs under the strict CSP, with keyboard-reachable file inputs drawn in the page\'s language', async () => {
   const csp = await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
   assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
   assert.ok(await page.locator('#check-file').isVisible());
   assert.equal(await page.$eval('#check-file', (el) => el.tabIndex), 0);
+  // The scores' file input too: the browser's own "Choose File / No file chosen" (in the
+  // browser's language) is hidden behind a label drawn as a button and the chosen file's
+  // name, in the page's; the input stays in the tab order and its label shows its focus.
+  assert.equal(await page.textContent('label[for="check-scores-file"]'), 'Choose the file');
+  assert.equal(await page.textContent('#check-scores-name'), 'No file chosen');
+  assert.deepEqual(await page.$eval('#check-scores-file', (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.width <= 1 && r.height <= 1, getComputedStyle(el).opacity, el.tabIndex];
+  }), [true, '0', 0]);
+  await page.focus('#check-scores-probs');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'check-scores-file', 'Tab reaches the input');
+  assert.equal(await page.$eval('label[for="check-scores-file"]', (l) => getComputedStyle(l).outlineStyle), 'solid');
+  await page.keyboard.press('Shift+Tab');
   assert.match(await page.textContent('#check-privacy'), /never leaves your browser/);
   assert.match(await page.textContent('#check-snippet'), /register_forward_hook/);
   // The limits the page states are the core's (checkLimits()), not copies in JS.
@@ -94,15 +115,28 @@ test('good files and the samples give the CLI\'s verdicts; a table row per head'
     const native = JSON.parse(spawnSync(CLI, ['check', ...ordered.map(corpusPath)], { encoding: 'utf8' }).stdout);
     assert.deepEqual(r.verdicts, native.heads.map((h) => h.verdict), rels.join(' + '));
   }
+  // Each "Check it" (at the foot of the page) brings its verdict into view: the first and
+  // every one after it; the third with motion on (a smooth scroll) as a reader without
+  // reduced motion sees it.
   for (const [file, verdict] of [['init.npz', 'fine'], ['saturated.npz', 'frozen'], ['learned.npz', 'fine']]) {
+    const motion = file === 'learned.npz';
+    if (motion) await page.emulateMedia({ reducedMotion: 'no-preference' });
     const r = await answered(() => page.click(`button[data-sample="${file}"]`));
     assert.deepEqual(r.verdicts, [verdict, verdict, verdict, verdict], file);
+    if (motion) {
+      await page.waitForFunction(() => {
+        const top = document.getElementById('check-result-heading').getBoundingClientRect().top;
+        return top >= 0 && document.getElementById('check-summary').getBoundingClientRect().bottom <= innerHeight;
+      }, null, { timeout: 5000 });
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+    } else assert.ok(await verdictInView(), `${file}: the verdict is in view after "Check it"`);
   }
   const bars = await page.$$eval('.check-chart rect.ck-bar', (rs) => rs.length);
   assert.equal(bars, 4 * 4, '4 heads x 4 divisors');
   // The samples from real training-lab runs (2 heads) get the same verdicts as the CLI on the same file.
   for (const file of ['lab-init.npz', 'lab-saturated.npz', 'lab-learned.npz']) {
     const r = await answered(() => page.click(`button[data-sample="${file}"]`));
+    assert.ok(await verdictInView(), `${file}: the verdict is in view after "Check it"`);
     const native = JSON.parse(spawnSync(CLI, ['check', path.join(WEB, 'public', 'samples', file)], { encoding: 'utf8' }).stdout);
     assert.deepEqual(r.verdicts, native.heads.map((h) => h.verdict), file);
   }
@@ -295,6 +329,8 @@ test('Chinese: the page and the report follow the language switch', async () => 
   assert.equal(await page.textContent('#check-title'), '检查你自己的 q 与 k');
   assert.equal(await page.textContent('#check-table tbody tr td.ck-verdict'), '正常');
   assert.match(await page.textContent('#check-summary'), /4 个头/);
+  assert.equal(await page.textContent('label[for="check-scores-file"]'), '选择文件');
+  assert.equal(await page.textContent('#check-scores-name'), '未选择文件');
   await page.selectOption('#lang-select', 'en');
   assert.deepEqual(browser.problems, []);
 });
@@ -349,6 +385,7 @@ test('a preset (from the link) and a separate logits file: the CLI\'s fit, its C
   // The logits as a file of their own: the page checks the same q and k again, with the fit.
   r = await answered(() => page.setInputFiles('#check-scores-file', logits));
   assert.equal(r.state, 'done');
+  assert.equal(await page.textContent('#check-scores-name'), path.basename(logits), 'the chosen file, by its name');
   const native = cli(['--preset', 'gemma2-27b', '--logits', logits]);
   const fits = await page.$$eval('#check-table td.ck-fit', (tds) => tds.map((td) => ({ fit: td.dataset.fit, text: td.textContent })));
   assert.deepEqual(fits.map((f) => f.fit), native.heads.map((h) => h.scale_fit.verdict));
@@ -426,5 +463,6 @@ test('a preset (from the link) and a separate logits file: the CLI\'s fit, its C
   r = await answered(() => page.click('#check-scores-clear'));
   assert.equal(r.state, 'done');
   assert.equal(await page.textContent('#check-scores-msg'), '');
+  assert.equal(await page.textContent('#check-scores-name'), 'No file chosen');
   assert.deepEqual(browser.problems, []);
 });

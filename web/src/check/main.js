@@ -12,7 +12,7 @@ import { checkClient as client } from '../core/check-client.js';
 import { readerError } from '../core/errors.js';
 import { buildName } from '../core/build-names.js';
 import { applyDocument, onLangChange, t } from '../i18n.js';
-import { h, setFieldError } from '../dom.js';
+import { h, reducedMotion, setFieldError } from '../dom.js';
 import { decimals, int, significant } from '../format.js';
 import { readState, writeState } from '../state.js';
 import { wholeText } from '../number-text.js';
@@ -81,9 +81,10 @@ const presetSource = h('p', { class: 'hint', id: 'check-preset-source' });
 const presetMsg = h('p', { class: 'msg', id: 'check-preset-msg', 'aria-live': 'polite' });
 let typedDivisor = '';  // the reader's divisor, back when the preset is cleared ('': the file's, else √d_k)
 // The model's own logits or probabilities, a file of their own (--logits / --probs FILE).
+// Drawn by its label and the chosen file's name, in the page's language (check.css).
 const scoresInput = h('input', {
   type: 'file', id: 'check-scores-file', accept: '.npy,.csv,.tsv,.txt,.json',
-  'aria-describedby': 'check-scores-help check-scores-msg',
+  'aria-describedby': 'check-scores-name check-scores-help check-scores-msg',
 });
 const scoresKinds = ['logits', 'probs'].map((v) => h('input', {
   type: 'radio', name: 'check-scores-kind', id: `check-scores-${v}`, value: v, checked: v === 'logits',
@@ -131,7 +132,8 @@ root.replaceChildren(
       text('check.scoresHelp', 'p', { id: 'check-scores-help', class: 'hint' }),
       h('div', { class: 'radios' }, scoresKinds.map((r) => h('span', { class: 'radio' }, r,
         text(`check.scores_${r.value}`, 'label', { for: r.id })))),
-      h('div', {}, text('check.scoresChoose', 'label', { for: scoresInput.id }), ' ', scoresInput, ' ', scoresName, ' ', scoresClear),
+      h('div', { class: 'file-pick' }, text('check.scoresChoose', 'label', { for: scoresInput.id, class: 'choose' }), scoresInput,
+        scoresName, scoresClear),
       scoresMsg),
     h('div', { class: 'controls check-options' },
       h('div', { class: 'field check-preset' }, text('check.presetLabel', 'label', { for: presetSelect.id }), presetSelect,
@@ -188,6 +190,7 @@ function relabel() {
     h('button', { type: 'button', dataset: { sample: file }, text: t('check.sampleCheck'), onclick: () => checkSample(file, from) }), ' ',
     h('a', { href: `./samples/${file}`, download: file, text: `${t('check.sampleDownload')} ${file}` }))));
   scoresClear.textContent = t('check.scoresClear');
+  scoresName.textContent = scoresFile ? scoresFile.name : t('check.scoresNone');
   divisorInput.placeholder = t('check.divisorPlaceholder');
   fillPresets();
   if (lastReport) show(lastReport.report, lastReport.label);
@@ -281,8 +284,29 @@ function orderPair(files) {
   return role(a) === 'k' && role(b) === 'q' ? [b, a] : [a, b];
 }
 
-/** Check `files` ([{name, bytes: ArrayBuffer}]): one (q and k) or two (q, then k). */
-async function check(files, label) {
+// What a check said, brought into view: the reader's "Check it" is at the
+// foot of the page and a chosen file's report may start below the screen, so
+// the verdict (the result's heading and its summary line) or the error is
+// scrolled to, each time, unless it is already on screen (smooth unless the
+// reader asks for reduced motion).
+function reveal(el, last = el) {
+  const top = el.getBoundingClientRect().top, bottom = last.getBoundingClientRect().bottom;
+  if (top >= 0 && bottom <= innerHeight) return;
+  el.scrollIntoView({ block: 'start', behavior: reducedMotion() ? 'auto' : 'smooth' });
+}
+
+function revealOutcome() {
+  if (status.dataset.state === 'done') reveal(result, byId('check-summary') ?? result);
+  else if (status.dataset.state === 'error') reveal(errorEl.textContent ? errorEl : root.querySelector('[aria-invalid="true"]') ?? errorEl);
+}
+
+/**
+ * Check `files` ([{name, bytes: ArrayBuffer}]): one (q and k) or two (q, then
+ * k). `inView`: the reader asked for this check (a file chosen or dropped, a
+ * sample's "Check it"), so its verdict is brought into view; a check run
+ * again because an option changed leaves the page where it is.
+ */
+async function check(files, label, { inView = false } = {}) {
   run += 1;
   const mine = run;  // a newer check (the preset or the scores changed meanwhile) makes this one's answer stale
   lastFiles = { files, label };
@@ -308,11 +332,14 @@ async function check(files, label) {
     setState('done', files.length === 2 ? t('check.pairNote', { q: files[0].name, k: files[1].name }) : '');
   } catch (e) {
     if (mine !== run) return;
-    if (e.load) return fail(t('check.failed', { message: e.message }));
-    console.info('attnlab check:', e.message);
-    lastError = e;
-    showCoreError(e);
+    if (e.load) fail(t('check.failed', { message: e.message }));
+    else {
+      console.info('attnlab check:', e.message);
+      lastError = e;
+      showCoreError(e);
+    }
   }
+  if (inView) revealOutcome();
 }
 
 function show(report, label) {
@@ -351,7 +378,7 @@ async function checkFiles(list) {
   } catch (e) {
     return fail(t('check.failed', { message: e.message }));
   }
-  await check(read, ordered.map((f) => f.name).join(' + '));
+  await check(read, ordered.map((f) => f.name).join(' + '), { inView: true });
 }
 
 async function checkSample(file, from) {
@@ -359,9 +386,10 @@ async function checkSample(file, from) {
   try {
     const r = await fetch(`./samples/${file}`);
     if (!r.ok) throw new Error(`HTTP ${r.status}`);
-    await check([{ name: file, bytes: await r.arrayBuffer() }], file);
+    await check([{ name: file, bytes: await r.arrayBuffer() }], file, { inView: true });
   } catch (e) {
     fail(t('check.loadSampleFailed', { message: e.message }));
+    reveal(errorEl);
   }
 }
 
@@ -407,7 +435,7 @@ scoresInput.addEventListener('change', async () => {
 });
 scoresClear.addEventListener('click', () => {
   scoresFile = null;
-  scoresName.textContent = '';
+  scoresName.textContent = t('check.scoresNone');
   scoresClear.hidden = true;
   setFieldError(scoresInput, scoresMsg, '');
   again();

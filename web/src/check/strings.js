@@ -136,6 +136,7 @@ defineStrings('check', {
     scores_logits: 'logits (before the softmax)',
     scores_probs: 'probabilities (after the softmax)',
     scoresChoose: 'Choose the file',
+    scoresNone: 'No file chosen',
     scoresClear: 'Remove',
     snippetHeading: 'Capture q and k from PyTorch',
     snippetIntro:
@@ -280,6 +281,7 @@ defineStrings('check', {
     scores_logits: 'logits（softmax 之前）',
     scores_probs: '概率（softmax 之后）',
     scoresChoose: '选择文件',
+    scoresNone: '未选择文件',
     scoresClear: '移除',
     snippetHeading: '从 PyTorch 中取出 q 与 k',
     snippetIntro:

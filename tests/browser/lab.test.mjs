@@ -65,6 +65,12 @@ const waitState = (page, s, timeout = TIMEOUT) =>
   page.waitForFunction((x) => document.getElementById('lab-status').dataset.state === x, s, { timeout });
 const stepsDone = (page) => page.$$eval('.lab-run progress', (ps) => ps.map((p) => Number(p.value)));
 
+// The first live chart on screen, whole (top and bottom inside the viewport).
+const chartInView = (page, timeout = 5000) => page.waitForFunction(() => {
+  const r = document.getElementById('lab-chart-loss')?.getBoundingClientRect();
+  return r !== undefined && r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
+}, null, { timeout });
+
 async function downloadOf(page, selector) {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
   return { name: dl.suggestedFilename(), bytes: fs.readFileSync(await dl.path()) };
@@ -903,9 +909,14 @@ test('a diverging run: marked on the curves at its step, said in its card and th
 // the core is ready) used to supersede Start's, which then read as "invalid"
 // with no message anywhere and nothing ran. The core is held back here so the
 // click lands first, for the header's Start and the form's.
+// On a phone's screen (375×700) too, each Start brings the live charts into view: the
+// header's with motion on (its smooth scroll once ended on the init table), the form's
+// (which once left the charts three screens down) with reduced motion.
 test('Start pressed before the core has loaded runs the comparison', { timeout: TIMEOUT }, async () => {
   for (const button of ['#lab-quick-start', '#lab-start']) {
     const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 375, height: 700 });
+    if (button === '#lab-quick-start') await page.emulateMedia({ reducedMotion: 'no-preference' });
     let release;
     const held = new Promise((r) => { release = r; });
     await page.route(/\.wasm$/, async (route) => {
@@ -918,7 +929,9 @@ test('Start pressed before the core has loaded runs the comparison', { timeout: 
     await page.click(button);
     assert.equal(await state(page), 'checking');
     release();
+    await chartInView(page, 30_000).catch(() => assert.fail(`${button}: the loss chart is not in view at 375×700 after Start`));
     await waitState(page, 'done', 120_000);
+    await chartInView(page, 1000).catch(() => assert.fail(`${button}: the loss chart left the view while the run went on`));
     assert.deepEqual(await page.$$eval('.lab-run', (els) => els.map((e) => e.dataset.state)), ['done', 'done'], button);
     assert.equal(await page.locator('[aria-invalid="true"]').count(), 0, `${button}: no field marked wrong`);
     await page.close();
@@ -927,8 +940,11 @@ test('Start pressed before the core has loaded runs the comparison', { timeout: 
 });
 
 test('a healthy comparison has no divergence mark', { timeout: TIMEOUT }, async () => {
-  const page = await open('lang=en&dk=16&heads=1&opt=sgd&lr=0.05&steps=60&div=sqrt,1&seed=0');
+  // At 1280×800, motion on: the form's Start brings the live charts into view.
+  const page = await open('lang=en&dk=16&heads=1&opt=sgd&lr=0.05&steps=60&div=sqrt,1&seed=0', { viewport: { width: 1280, height: 800 } });
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
   await page.click('#lab-start');
+  await chartInView(page).catch(() => assert.fail('the loss chart is not in view at 1280×800 after Start'));
   await waitState(page, 'done', 120_000);
   assert.deepEqual(await page.$$eval('.lab-run', (els) => els.map((e) => e.dataset.state)), ['done', 'done']);
   assert.deepEqual(await page.$$eval('.lab-chart', (fs) => fs.map((f) => f.dataset.diverged ?? '')), Array(6).fill(''));

@@ -77,7 +77,8 @@ const sweepSection = h('section', { id: 'lab-sweep', 'aria-labelledby': 'lab-swe
 root.replaceChildren(
   h('section', { id: 'lab-setup', 'aria-labelledby': 'lab-setup-heading' },
     txt('h2', 'lab.setup.heading', { id: 'lab-setup-heading' }), txt('p', 'lab.setup.intro'), form.el),
-  h('section', { id: 'lab-init', 'aria-labelledby': 'lab-init-heading' },
+  // Not id="lab-init": that is the form's init select (form.js, `lab-${key}`).
+  h('section', { id: 'lab-init-check', 'aria-labelledby': 'lab-init-heading' },
     txt('h2', 'lab.init.heading', { id: 'lab-init-heading' }), txt('p', 'lab.init.intro'), txt('p', 'lab.init.rule', { class: 'hint' }),
     // A group, not a region: the section is already the region of that name (axe landmark-unique).
     h('div', { class: 'table-scroll', tabindex: 0, role: 'group', 'aria-labelledby': 'lab-init-heading' }, initTable)),
@@ -102,8 +103,8 @@ byId('lab-lede').after(h('p', { class: 'lab-quick', id: 'lab-quick' },
   quickStart, ' ', quickWhat, ' ', txt('a', 'lab.quick.change', { href: '#lab-setup' })));
 quickStart.addEventListener('click', async () => {
   await start(performance.now());
-  // To the curves, or to the form's message when a setting is wrong.
-  byId(status.dataset.state === 'invalid' ? 'lab-setup' : 'lab-curves').scrollIntoView({ behavior: reducedMotion() ? 'auto' : 'smooth' });
+  // A run follows its charts (start()); a wrong setting: to the form's message.
+  if (status.dataset.state === 'invalid') byId('lab-setup').scrollIntoView({ behavior: reducedMotion() ? 'auto' : 'smooth' });
 });
 
 function relabelQuick() {
@@ -139,6 +140,47 @@ async function start(clickAt) {
     page.starting = false;
     syncStart();
   }
+  if (status.dataset.state === 'running') followCharts();
+}
+
+// ---- the live charts in view when a run starts, from either Start ----
+// The form's Start sat above the init checkpoint's table, which is all a
+// reader saw of the run (on a phone the charts were three screens further
+// down), and the header's smooth scroll aimed at where the charts were before
+// the table and the legend filled above them, and ended on the table. So the
+// page scrolls to the loss chart (with the section's heading and the legend
+// above it where they fit on the screen) and follows it while what is above it
+// grows, until the reader scrolls or presses a key, or for 4 s.
+const FOLLOW_MS = 4000;
+const FOLLOW_MARGIN = 16;  // px above the target, as sections' scroll-margin-top (1rem)
+let unfollow = null;
+
+function chartsTarget() {
+  const chart = byId('lab-chart-loss') ?? chartsHost;
+  const bottom = chart.getBoundingClientRect().bottom;
+  return [byId('lab-curves'), legend, chart].find((el) => bottom - el.getBoundingClientRect().top <= innerHeight - FOLLOW_MARGIN) ?? chart;
+}
+
+function followCharts() {
+  unfollow?.();
+  const behavior = reducedMotion() ? 'auto' : 'smooth';
+  const align = () => {
+    const top = Math.max(0, Math.round(scrollY + chartsTarget().getBoundingClientRect().top - FOLLOW_MARGIN));
+    if (Math.abs(top - scrollY) > 1) scrollTo({ top, behavior });
+  };
+  // What can grow above the loss chart: the form (its messages), the init table, the legend, the chart's own title.
+  const ro = new ResizeObserver(align);
+  for (const el of [byId('lab-setup'), byId('lab-init-check'), legend, chartsHost]) ro.observe(el);
+  const READER = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
+  const timer = setTimeout(() => unfollow?.(), FOLLOW_MS);
+  unfollow = () => {
+    ro.disconnect();
+    clearTimeout(timer);
+    for (const type of READER) removeEventListener(type, unfollow, true);
+    unfollow = null;
+  };
+  for (const type of READER) addEventListener(type, unfollow, { capture: true, passive: true });
+  align();
 }
 
 async function startComparison(clickAt) {
@@ -240,6 +282,7 @@ function stopComparison() {
 }
 
 function reset() {
+  unfollow?.();
   stopComparison();
   chartsHost.replaceChildren();
   runsHost.replaceChildren();

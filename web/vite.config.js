@@ -7,10 +7,12 @@ import { defineConfig } from 'vite';
 import katex from 'katex';
 import { FORMULAS } from './src/math/formulas.js';
 import { staticText } from './scripts/static-text.mjs';
+import { LANG_BOOT_HASH, langBoot, renderBlocking } from './scripts/lang-boot.mjs';
 
 export const CSP = [
   "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
+  // The hash: the one inline script, lang-boot.mjs's (a Chinese page is not painted in English first).
+  `script-src 'self' 'wasm-unsafe-eval' ${LANG_BOOT_HASH}`,
   "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",
@@ -89,7 +91,7 @@ export function copyAsIs(files) {
 
 export default defineConfig({
   base: './',
-  plugins: [requireWasm(), cspMeta(), staticText(), formulas(), copyAsIs({
+  plugins: [requireWasm(), cspMeta(), langBoot(), renderBlocking(['embed.html']), staticText(), formulas(), copyAsIs({
     'embed-example.html': './embed-example.html',
     'embed-example.js': './src/docs/example.js',
     'embed-example.css': './src/docs/example.css',

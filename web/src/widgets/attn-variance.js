@@ -11,11 +11,15 @@
 import { t } from '../i18n.js';
 import { DASH, int, num } from '../format.js';
 import { dataTable, fillTable, h, setFieldError } from '../dom.js';
+import { mathNodes, setMath } from './math-text.js';
 import { parseNumber } from '../parse.js';
 import { randomSeed, readState, writeState } from '../state.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { createChart } from './chart.js';
 import './variance-strings.js';
+
+// A legend's labels with their math (σ_q in the closed forms' keys); chart.js writes them as text.
+const mathLegend = (c) => c.el.querySelectorAll('.uchart-legend li').forEach((li) => li.lastChild.replaceWith(...mathNodes(li.lastChild.data)));
 
 const DK_LOG2_MAX = 12;
 const SWEEP_DKS = Array.from({ length: DK_LOG2_MAX + 1 }, (_, i) => 2 ** i);
@@ -290,6 +294,7 @@ class AttnVariance extends AttnElement {
     c.setLabels(t('var.histTitle', { dk: int(r ? r.dk : this.v.dk) }),
       t('var.histName', { dk: int(r ? r.dk : this.v.dk), n: int(r ? r.summary.samples : 0) }),
       [t('var.key.hist'), t('var.key.theory'), t('var.key.seed')]);
+    mathLegend(c);
     if (!r) return;
     const s = r.summary;
     const bins = r.histogram.length;
@@ -308,7 +313,7 @@ class AttnVariance extends AttnElement {
     c.setData([xs, counts, xs.map((x) => k * pdf(x, s.theoryMean, s.theoryVar)), xs.map((x) => k * pdf(x, 0, r.dk))]);
     const ratio = s.theoryVar / r.dk;
     this.histNote.hidden = Math.abs(s.theoryMean) <= 0.5 * sd && ratio >= 0.5 && ratio <= 2;
-    this.histNote.textContent = this.histNote.hidden ? '' : t('var.offNote', { tmean: num(s.theoryMean, 3), tvar: num(s.theoryVar, 3), dk: int(r.dk) });
+    setMath(this.histNote, this.histNote.hidden ? '' : t('var.offNote', { tmean: num(s.theoryMean, 3), tvar: num(s.theoryVar, 3), dk: int(r.dk) }));
     this.readout.textContent = t('var.readout', {
       n: int(s.samples), mean: num(s.mean, 4), tmean: num(s.theoryMean, 4), var: num(s.var, 4),
       se: num(s.varStderr, 2), tvar: num(s.theoryVar, 4), svar: num(s.scaledVar, 4),
@@ -325,7 +330,7 @@ class AttnVariance extends AttnElement {
     const tb = this.histTable;
     const r = this.hist;
     tb.summary.textContent = t('widget.tableSummary');
-    tb.title.textContent = r ? t('var.histTable', { dk: int(r.dk), sq: num(r.sq, 3), sk: num(r.sk, 3), rho: num(r.rho, 3), seed: int(r.seed) }) : '';
+    setMath(tb.title, r ? t('var.histTable', { dk: int(r.dk), sq: num(r.sq, 3), sk: num(r.sk, 3), rho: num(r.rho, 3), seed: int(r.seed) }) : '');
     if (!tb.details.open || !r) return;
     const s = r.summary;
     const w = (s.histHi - s.histLo) / r.histogram.length;
@@ -349,7 +354,7 @@ class AttnVariance extends AttnElement {
     const tb = this.sweepTable;
     const m = this.sweepMeta;
     tb.summary.textContent = t('widget.tableSummary');
-    tb.title.textContent = m ? t('var.sweepTable', { sq: num(m.sq, 3), sk: num(m.sk, 3), rho: num(m.rho, 3), seed: int(m.seed) }) : '';
+    setMath(tb.title, m ? t('var.sweepTable', { sq: num(m.sq, 3), sk: num(m.sk, 3), rho: num(m.rho, 3), seed: int(m.seed) }) : '');
     if (!tb.details.open || !m) return;
     fillTable(tb, ['dk', 'samples', 'mean', 'var', 'theoryVar', 'svar', 'rmsSqrt', 'rmsDk'].map((k) => t(`var.col.${k}`)), []);
     tb.body.replaceChildren(...SWEEP_DKS.filter((dk) => this.sweep.has(dk)).map((dk) => {
@@ -365,11 +370,12 @@ class AttnVariance extends AttnElement {
   relabel() {
     this.dkLabels[0].textContent = t('var.dkRange');
     this.dkLabels[1].textContent = t('var.dkNumber');
-    for (const s of this.sliders) s.label.textContent = t(`var.${s.key}`);
+    for (const s of this.sliders) setMath(s.label, t(`var.${s.key}`));
     this.resetBtn.textContent = t('var.reset');
     this.resample.textContent = t('var.resample');
     this.sweepChart.setLabels(t('var.sweepTitle'), t('var.sweepName'),
       ['var', 'lineDk', 'theoryVar', 'svar', 'line1'].map((k) => t(`var.key.${k}`)));
+    mathLegend(this.sweepChart);
     this.sizeChart.setLabels(t('var.sizeTitle'), t('var.sizeName'), [t('var.key.sizeSqrt'), t('var.key.sizeDk')]);
     this.sweepNote.textContent = t('var.sweepNote', { samples: int(samplesFor(POINT, 1, 400, 20000)), few: int(samplesFor(POINT, 4096, 400, 20000)) });
     this.renderNotices();

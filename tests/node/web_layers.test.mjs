@@ -12,7 +12,7 @@
 //                page and the attn-train-compare widget alike
 //   3 widgets    widgets/: the custom elements and what they share (element.js, chart.js,
 //                the language switch, the build line, their strings)
-//   4 pages      the explainer (main.js, page-strings.js, page-training.js, presets-table.js, hero.js, stagger.js, seen.js), lab/, check/, bench/, and
+//   4 pages      the explainer (main.js, page-strings.js, page-training.js, presets-table.js, presets-strings.js, hero.js, stagger.js, seen.js), lab/, check/, bench/, and
 //                embed/ (the widgets on someone else's page), docs/ (the embed's docs
 //                page and the sample tutorial): a group each, so a page
 //                never imports another page's module
@@ -31,7 +31,7 @@ const GROUPS = {
   content: { layer: 2, paths: ['math/', 'diagrams/'] },
   train: { layer: 2, paths: ['train/'] },
   widgets: { layer: 3, paths: ['widgets/'] },
-  explainer: { layer: 4, paths: ['main.js', 'page-strings.js', 'page-training.js', 'presets-table.js', 'hero.js', 'stagger.js', 'seen.js'] },
+  explainer: { layer: 4, paths: ['main.js', 'page-strings.js', 'page-training.js', 'presets-table.js', 'presets-strings.js', 'hero.js', 'stagger.js', 'seen.js'] },
   lab: { layer: 4, paths: ['lab/'] },
   check: { layer: 4, paths: ['check/'] },
   bench: { layer: 4, paths: ['bench/'] },

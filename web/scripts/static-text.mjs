@@ -26,6 +26,9 @@ function stringModules(dir = SRC) {
 }
 
 const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+// The explainer's prose with math (σ_q, d_{model}, x^{−1/2}): sub- and superscripts, as widgets/math-text.js builds them.
+const mathHtml = (s) => s.replace(/([_^])(?:\{([^}]*)\}|([A-Za-z0-9]))/g, (m, op, braced, one) =>
+  (op === '_' ? `<sub>${braced ?? one}</sub>` : `<sup>${braced ?? one}</sup>`));
 
 const STATIC = {
   // (Inside <noscript>: with scripts on it is never parsed, so its ids never meet the widget's.)
@@ -59,8 +62,12 @@ async function heroTexts(i18n) {
   }
   const hero = await import(pathToFileURL(path.join(SRC, 'hero.js')).href);
   i18n.useLang('en');
-  return hero.heroTexts(await hero.heroState(cliCall, hero.SEED_DK));
+  const state = await hero.heroState(cliCall, hero.SEED_DK);
+  // The state itself too (data-hero-state): a page in Chinese writes the same
+  // numbers in its words at once, before the wasm core has answered.
+  return { ...hero.heroTexts(state), [STATE]: JSON.stringify(state) };
 }
+const STATE = '\0state';
 
 /** The plugin: fills index.html, lab.html, … at build time. */
 export function staticText() {
@@ -77,11 +84,14 @@ export function staticText() {
         hero = await heroTexts(i18n);
       }
       return html
+        .replace(/<figure class="([^"]*)" id="hero"/, (all, cls) =>
+          (hero[STATE] === undefined ? all : `<figure class="${cls}" id="hero" data-hero-state="${escapeHtml(hero[STATE]).replace(/"/g, '&quot;')}"`))
         .replace(/<(\w+)(\s[^>]*?\bdata-hero="([^"]+)"[^>]*)><\/\1>/g, (all, tag, attrs, key) =>
           (hero[key] === undefined ? all : `<${tag}${attrs}>${escapeHtml(hero[key])}</${tag}>`))
         .replace(/<(\w+)(\s[^>]*?\bdata-i18n="([^"]+)"[^>]*)>([^<]*)<\/\1>/g, (all, tag, attrs, key) => {
           if (en[key] === undefined) throw new Error(`static-text: no string "${key}"`);
-          return `<${tag}${attrs}>${escapeHtml(en[key])}</${tag}>`;
+          const text = escapeHtml(en[key]);
+          return `<${tag}${attrs}>${key.startsWith('page.') && tag !== 'title' ? mathHtml(text) : text}</${tag}>`;
         })
         .replace(/<!-- static:([\w-]+) -->/g, (all, name) => {
           if (!STATIC[name]) throw new Error(`static-text: no static rendering "${name}"`);

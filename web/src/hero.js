@@ -40,11 +40,13 @@ export function heroTexts(s) {
       out[`${key}.s${j}`] = num(key === 'scaled' ? s.scores[j] / s.root : s.scores[j], 3);
     });
   }
-  const p = (st) => Array.from(st.probs, percent).join(', ');
+  // 86.68%, 1.59%, 11.73% in English; 86.68%、1.59%、11.73% in Chinese, as the seed's 14、10、12.
+  const sep = t('page.hero.listSep');
+  const p = (st) => Array.from(st.probs, percent).join(sep);
   out.note = s.dk === SEED_DK
     ? t('page.hero.noteSeed', { u: p(s.unscaled), s: p(s.scaled) })
     : t('page.hero.note', {
-        dk: int(s.dk), f: num(Math.sqrt(s.dk / SEED_DK), 3), scores: s.scores.map((x) => num(x, 3)).join(', '),
+        dk: int(s.dk), f: num(Math.sqrt(s.dk / SEED_DK), 3), scores: s.scores.map((x) => num(x, 3)).join(sep),
         p: percent(s.unscaled.maxProb), root: num(s.root, 4),
       });
   return out;
@@ -67,7 +69,15 @@ export function mount(fig, client) {
   const fills = Object.fromEntries(ROWS.map((key) => [key, [...fig.querySelectorAll(`[data-row="${key}"] .fill`)]]));
   const call = (name, args) => client.call(name, args);
 
+  // The build's state at d_k = 64 (scripts/static-text.mjs), drawn now in the
+  // page's language: a Chinese page does not change its words, and move what
+  // follows, when the wasm core answers. The core computes it again.
   let state = null;
+  try {
+    state = JSON.parse(fig.dataset.heroState ?? 'null');
+  } catch {
+    /* a page built without the CLI: the core's answer fills the figure */
+  }
   let busy = false;
   let dirty = false;
 
@@ -102,7 +112,7 @@ export function mount(fig, client) {
       });
       const row = fig.querySelector(`[data-row="${key}"]`);
       row.querySelector('.hero-bars').setAttribute('aria-label',
-        `${text[`${key}.title`]}: ${SEED_SCORES.map((_, j) => `${text[`${key}.s${j}`]} → ${text[`${key}.p${j}`]}`).join(', ')}`);
+        `${text[`${key}.title`]}: ${SEED_SCORES.map((_, j) => `${text[`${key}.s${j}`]} → ${text[`${key}.p${j}`]}`).join(t('page.hero.listSep'))}`);
     }
   }
 
@@ -110,6 +120,7 @@ export function mount(fig, client) {
     render();
     update();
   });
+  render();
   update();
   return { relabel: render };
 }

@@ -7,7 +7,7 @@ import './page.css';
 import './page-strings.js';
 import './nav-strings.js';
 import { client } from './core/client.js';
-import { applyDocument, onLangChange } from './i18n.js';
+import { applyDocument, onLangChange, t } from './i18n.js';
 import { getParam } from './url.js';
 import * as langSwitch from './widgets/lang-switch.js';
 import * as buildInfo from './widgets/build-info.js';
@@ -15,12 +15,22 @@ import * as training from './page-training.js';
 import * as hero from './hero.js';
 import { loadInTurn } from './stagger.js';
 import { whenNear } from './dom.js';
+import { mathNodes } from './widgets/math-text.js';
 import './seen.js';
 
 const byId = (id) => document.getElementById(id);
 
+// The prose's math (σ_q²σ_k², W_Q) as sub- and superscripts, as scripts/static-text.mjs writes it at build time.
+const mathProse = () => {
+  for (const el of document.querySelectorAll('[data-i18n^="page."]')) {
+    const text = t(el.dataset.i18n);
+    if (/[_^]/.test(text)) el.replaceChildren(...mathNodes(text));
+  }
+};
 applyDocument();
+mathProse();
 const widgets = [
+  { relabel: mathProse },
   langSwitch.mount(byId('lang-switch')),
   buildInfo.mount(byId('build-info'), client),
   training.mount(),
@@ -28,10 +38,11 @@ const widgets = [
 ];
 onLangChange(() => widgets.forEach((w) => w.relabel()));
 // "What real models divide by": its code and its wasm module (the presets')
-// load when the section nears the screen, so the first load holds neither.
+// load when the section is two screens away, so the first load holds neither
+// and a reader who scrolls finds its rows there (its numbers follow, in place).
 const presets = byId('presets');
 if (presets) whenNear(presets, () => import('./presets-table.js')
-  .then((m) => widgets.push(m.mount(presets, document.querySelector('attn-saturation')))));
+  .then((m) => widgets.push(m.mount(presets, document.querySelector('attn-saturation')))), '200%');
 // Sections 1-5's figures, one task each (stagger.js). The seed's table comes
 // last: its numbers, the core's answer after it is defined, then mean every
 // widget is there (a reader or a test waiting for them finds the others too).
@@ -44,6 +55,10 @@ loadInTurn([
 ]).then(() => {
   // A shared link to the saturation explorer's view against n (sat.x=n) opens
   // it: the page's work, so an embedded widget's first load carries none of it.
+  // Otherwise its distribution view loads as the explorer nears the screen,
+  // not when the view itself does: its charts are drawn before a reader
+  // scrolling down reaches them (the embed loads it when its place is seen).
   for (const el of document.querySelectorAll('attn-saturation[url-state]'))
     if (getParam(`${el.getAttribute('url-state')}.x`) === 'n') el.loadLength();
+    else whenNear(el, () => el.loadDist(), '100%');
 });

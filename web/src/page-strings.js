@@ -19,6 +19,7 @@ defineStrings('page', {
     'hero.scaled': 'Divided by √dₖ = {root}',
     'hero.stats': 'largest {p} · gradient size {j}',
     'hero.noteSeed': 'At dₖ = 64 these are the seed’s scores 14, 10, 12: softmax gives {u}; divided by √64 = 8, {s}.',
+    'hero.listSep': ', ',
     'hero.note': 'At dₖ = {dk} a row like the seed’s is {f} times as large: {scores}. As they are, the largest probability is {p}; divided by √dₖ = {root}, the row is the same at every dₖ.',
     'hero.how': 'Scores 14, 10, 12 are a typical row at dₖ = 64, where q·k has standard deviation √64 = 8; at another dₖ the same row is √(dₖ / 64) times as large. Gradient size is the softmax Jacobian norm. The C++ core, running in your browser, computes every number.',
     'toc.chain': 'The chain at a glance',
@@ -92,7 +93,7 @@ defineStrings('page', {
     'presets.loading': 'The C++ core is computing the table…',
     'presets.failed': 'The table could not be computed in this browser.',
     'presets.t5':
-      '{label} divides by 1, and with unit-variance q its logits would have std {unit}, as in its row. But its initialisation gives W_Q the std (d_model·d_kv)^-1/2, so q’s entries start with std {sq} = 1/√{dk}, and the variance of q·k at initialisation is {v} over {draws} draws (closed form {th}): about 1, although it divides by nothing. The 1/√dₖ sits in the initialiser, the seed’s initialisation checkpoint done once; training can then move it.',
+      '{label} divides by 1, and with unit-variance q its logits would have std {unit}, as in its row. But its initialisation gives W_Q the std (d_{model}·d_{kv})^{−1/2}, so q’s entries start with std {sq} = 1/√{dk}, and the variance of q·k at initialisation is {v} over {draws} draws (closed form {th}): about 1, although it divides by nothing. The 1/√dₖ sits in the initialiser, the seed’s initialisation checkpoint done once; training can then move it.',
     'presets.capNote':
       'The explorer draws no soft-cap: for Gemma 2 it shows the divisor alone, while the table’s numbers include the cap.',
     embedLink: 'Embed these widgets in your own pages',
@@ -112,6 +113,7 @@ defineStrings('page', {
     'hero.scaled': '除以 √dₖ = {root}',
     'hero.stats': '最大概率 {p} · 梯度大小 {j}',
     'hero.noteSeed': 'dₖ = 64 时正是原文的分数 14、10、12：softmax 得到 {u}；除以 √64 = 8 后得到 {s}。',
+    'hero.listSep': '、',
     'hero.note': 'dₖ = {dk} 时，与原文同形的一行分数是它的 {f} 倍：{scores}。不缩放时最大概率为 {p}；除以 √dₖ = {root} 后，这一行在任何 dₖ 下都相同。',
     'hero.how': '分数 14、10、12 是 dₖ = 64 时典型的一行（此时 q·k 的标准差为 √64 = 8）；在其他 dₖ 下，同一行是它的 √(dₖ / 64) 倍。梯度大小即 softmax 雅可比矩阵的范数。每个数字都由在你的浏览器中运行的 C++ 核心计算。',
     'toc.chain': '因果链一览',
@@ -135,7 +137,7 @@ defineStrings('page', {
       '只有与 dₖ 成正比的除数才能把这样的分数保持在固定大小。这正是 μP（最大更新参数化）的选择：由于训练后查询与键相关，它把注意力分数除以 dₖ 而不是 √dₖ。',
     'proof.heading': '逐步证明',
     'proof.intro':
-      '为什么恰好是 dₖ？把点积平方，逐一查看它的 dₖ² 项。下面的网格列出了小 dₖ 时的这些项；每格是计算核心在样本不断到来时算出的蒙特卡洛滑动均值，你可以看着证明的每一步成真。',
+      '为什么恰好是 dₖ？把点积平方，逐一查看它的 dₖ² 项。下面的网格列出了小 dₖ 时的这些项；每格是计算核心在样本不断到来时算出的蒙特卡洛累计均值，你可以看着证明的每一步成真。',
     'seed.heading': 'softmax 如何对待大分数',
     'seed.intro':
       '三个分数分别直接做 softmax，以及除以 √dₖ 后再做 softmax。修改分数或 dₖ，在浏览器中运行的 C++ 核心会重新计算表中的每个数字。这里分数保持你输入的值，dₖ 只决定除数 √dₖ，所以不缩放的那一行不随 dₖ 变化；页首的图则让这一行随 dₖ 增大，就像 q·k 随 dₖ 增大一样。',
@@ -168,7 +170,7 @@ defineStrings('page', {
       '√dₖ 之外：每一行是一个模型的注意力，按其来源所写：头宽 dₖ、分数要除以的数，以及软上限（如有；Gemma 2 把每个 logit s 变为 c·tanh(s / c)）。其余每个数都由 C++ 核心针对该设置现场计算，与其他任何设置相同，q 与 k 为单位方差。“在探索器中查看”会把上方的饱和探索器设为该行的 dₖ 和除数。',
     'presets.caption': '真实模型的缩放，逐一计算',
     'presets.how':
-      'q·k / c 的标准差来自 {draws} 次抽样；{n} 个键的 softmax 行的最大概率与熵（nats）为 {rows} 行的均值 ± 标准误，随机种子 {seed}，已经过软上限。命令行给出相同的数：attnlab saturation --preset NAME --n {n} --samples {rows} --seed {seed}。',
+      'q·k / c 的标准差来自 {draws} 次抽样；{n} 个键的 softmax 行的最大概率与熵（奈特）为 {rows} 行的均值 ± 标准误，随机种子 {seed}，已经过软上限。命令行给出相同的数：attnlab saturation --preset NAME --n {n} --samples {rows} --seed {seed}。',
     'presets.col.model': '模型',
     'presets.col.dk': 'dₖ',
     'presets.col.divisor': '除以',
@@ -185,7 +187,7 @@ defineStrings('page', {
     'presets.loading': 'C++ 核心正在计算此表……',
     'presets.failed': '此浏览器无法计算这张表。',
     'presets.t5':
-      '{label} 除以 1；若 q 为单位方差，其 logit 的标准差会是 {unit}，如其所在行所示。但它的初始化让 W_Q 的标准差为 (d_model·d_kv)^-1/2，于是 q 的分量起始标准差为 {sq} = 1/√{dk}，初始化时 q·k 的方差为 {v}（{draws} 次抽样；闭式解 {th}）：约为 1，尽管它什么也不除。1/√dₖ 放在了初始化里，相当于把“初始化检查点”一次做完；之后训练可以改变它。',
+      '{label} 除以 1；若 q 为单位方差，其 logit 的标准差会是 {unit}，如其所在行所示。但它的初始化让 W_Q 的标准差为 (d_{model}·d_{kv})^{−1/2}，于是 q 的分量起始标准差为 {sq} = 1/√{dk}，初始化时 q·k 的方差为 {v}（{draws} 次抽样；闭式解 {th}）：约为 1，尽管它什么也不除。1/√dₖ 放在了初始化里，相当于把“初始化检查点”一次做完；之后训练可以改变它。',
     'presets.capNote':
       '探索器不画软上限：对 Gemma 2，它只显示除数的作用，而表中的数已包含软上限。',
     embedLink: '在你自己的网页中嵌入这些组件',

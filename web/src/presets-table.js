@@ -9,9 +9,11 @@
 // on this thread, never the widgets' worker or the explainer's module, whose
 // bytes an embedded widget's host pays.
 import { detectBuild } from './core/detect.js';
-import { t } from './i18n.js';
+import { getLang, t } from './i18n.js';
+import './presets-strings.js';
 import { decimals, fixed, int, num, significant } from './format.js';
 import { h } from './dom.js';
+import { mathNodes } from './widgets/math-text.js';
 import { buildFromSearch } from './core/build.js';
 
 // Saturation at N_KEYS keys over ROWS rows, logits over DRAWS draws, from SEED.
@@ -112,49 +114,101 @@ export function showInExplorer(el, p) {
   el.scrollIntoView({ block: 'start' });
 }
 
-/** Wire the section: compute the table, then keep it in the reader's language. Returns {relabel}. */
+/** The source line in the reader's language (presets-strings.js), or the core's English: {text, lang}. */
+function sourceText(p) {
+  try {
+    return { text: t(`page.presets.source.${p.name}`) };
+  } catch {
+    return { text: p.source, lang: getLang() === 'en' ? null : 'en' };
+  }
+}
+
+// Numbers not computed yet: a slot about as wide as the number to come, so
+// the sentence around it wraps now as it will then (issue 33: nothing jumps).
+const slot = () => h('span', { class: 'presets-slot', text: '…' });
+
+/** Fill el with t(key, params), where a param that is an element goes in as that element. */
+function fillText(el, key, params) {
+  const nodes = {};
+  const plain = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (v instanceof Node) (nodes[k] = v), (plain[k] = `\u0000${k}\u0000`);
+    else plain[k] = v;
+  }
+  // The text between the elements with its math (W_Q, d_{kv}) as sub- and superscripts.
+  el.replaceChildren(...t(key, plain).split('\u0000').flatMap((part, i) => (i % 2 ? [nodes[part]] : mathNodes(part))));
+}
+
+/**
+ * Wire the section: the table's rows as soon as the module is here (each
+ * preset's settings and source), its numbers as the core computes them, in
+ * place: the table has its final size from the start. Returns {relabel}.
+ */
 export function mount(section, explorer) {
   const status = section.querySelector('.presets-status');
   const wrap = section.querySelector('.presets-table');
   const how = section.querySelector('.presets-how');
   const t5Note = section.querySelector('.presets-t5');
-  let rows = [];
+  let presets = null; // the core's presets, once its module is here
+  const results = new Map(); // name -> {sat, logits, init}
   let failed = false; // the module did not load or the core refused: a sentence, not its English
+  let cells = new Map(); // name -> {std, maxProb, entropy}: the cells a result fills
+
+  const cols = ['model', 'dk', 'divisor', 'cap', 'std', 'maxProb', 'entropy'];
 
   function render() {
     status.textContent = failed ? t('page.presets.failed')
-      : rows.length ? '' : t('page.presets.loading');
-    if (!rows.length) return;
-    const cols = ['model', 'dk', 'divisor', 'cap', 'std', 'maxProb', 'entropy', 'source', 'try'];
-    // A short caption: a long one is as wide as the table, which scrolls on a narrow screen.
-    const caption = h('caption', { text: t('page.presets.caption') });
+      : presets && results.size === presets.length ? '' : t('page.presets.loading');
     how.textContent = t('page.presets.how', { n: int(N_KEYS), rows: int(ROWS), draws: int(DRAWS), seed: int(SEED) });
-    const head = h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: t(`page.presets.col.${c}`) }))));
-    const body = h('tbody', {}, rows.map(({ p, sat, logits }) => {
+    if (!presets) return;
+    const label = Object.fromEntries(cols.map((c) => [c, t(`page.presets.col.${c}`)]));
+    // A short caption: a long one is as wide as the table, which scrolls on a narrow screen.
+    const caption = h('caption', { id: 'presets-caption', text: t('page.presets.caption') });
+    const head = h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: label[c] }))));
+    cells = new Map();
+    // One body per preset: its numbers in a row, its source and links in the row under it
+    // (a column of their own made every row four lines tall). On a phone each body is a card.
+    const bodies = presets.map((p) => {
       const show = h('button', { type: 'button', class: 'presets-show', 'data-preset': p.name, text: t('page.presets.show') });
       show.addEventListener('click', () => showInExplorer(explorer, p));
-      return h('tr', { 'data-preset': p.name },
-        h('th', { scope: 'row', text: p.label }),
-        h('td', { 'data-col': 'dk', text: int(p.dk) }),
-        h('td', { 'data-col': 'divisor', text: divisorText(p) }),
-        h('td', { 'data-col': 'cap', text: p.softcap ? num(p.softcap, 6) : t('page.presets.none') }),
-        h('td', { 'data-col': 'std', text: num(Math.sqrt(logits.scaledVar), 3) }),
-        h('td', { 'data-col': 'maxProb', text: meanSe(sat.maxProb, 3) }),
-        h('td', { 'data-col': 'entropy', text: meanSe(sat.entropy, 3) }),
-        h('td', { 'data-col': 'source', class: 'presets-source', text: p.source }),
-        h('td', { 'data-col': 'try' }, show, ' ', h('a', { href: labHref(p), text: t('page.presets.lab') })));
-    }));
+      const c = Object.fromEntries(['std', 'maxProb', 'entropy'].map((k) => [k, h('td', { 'data-col': k, 'data-label': label[k] })]));
+      cells.set(p.name, c);
+      return h('tbody', { 'data-preset': p.name },
+        h('tr', { class: 'presets-row', 'data-preset': p.name },
+          h('th', { scope: 'row', text: p.label }),
+          h('td', { 'data-col': 'dk', 'data-label': label.dk, text: int(p.dk) }),
+          h('td', { 'data-col': 'divisor', 'data-label': label.divisor, text: divisorText(p) }),
+          h('td', { 'data-col': 'cap', 'data-label': label.cap, text: p.softcap ? num(p.softcap, 6) : t('page.presets.none') }),
+          c.std, c.maxProb, c.entropy),
+        h('tr', { class: 'presets-more' },
+          h('td', { colspan: cols.length }, h('div', { class: 'presets-more-box' },
+            h('span', { class: 'presets-source' }, h('span', { class: 'presets-source-label', text: t('page.presets.col.source') }), ' ',
+              h('span', { 'data-col': 'source', lang: sourceText(p).lang, text: sourceText(p).text })),
+            h('span', { class: 'presets-try' }, show, h('a', { href: labHref(p), text: t('page.presets.lab') }))))));
+    });
     // The scroll box is a region named by the caption (the section has the heading's name).
-    caption.id = 'presets-caption';
     wrap.replaceChildren(h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': caption.id },
-      h('table', { class: 'data-table' }, caption, head, body)));
-    const t5 = rows.find((r) => r.init);
-    t5Note.textContent = t5 ? t('page.presets.t5', {
-      label: t5.p.label, dk: int(t5.p.dk), sq: num(t5.init.sigmaQ, 4), draws: int(t5.init.summary.samples),
+      h('table', { class: 'data-table presets-grid' }, caption, head, ...bodies)));
+    fill();
+  }
+
+  /** The computed numbers into their cells, and the T5 note. */
+  function fill() {
+    for (const [name, c] of cells) {
+      const r = results.get(name);
+      c.std.textContent = r ? num(Math.sqrt(r.logits.scaledVar), 3) : '…';
+      c.maxProb.textContent = r ? meanSe(r.sat.maxProb, 3) : '…';
+      c.entropy.textContent = r ? meanSe(r.sat.entropy, 3) : '…';
+    }
+    const p = presets?.find((x) => x.init);
+    if (!p) return void t5Note.replaceChildren();
+    const r = results.get(p.name);
+    fillText(t5Note, 'page.presets.t5', r ? {
+      label: p.label, dk: int(p.dk), sq: num(r.init.sigmaQ, 4), draws: int(r.init.summary.samples),
       // 1.004, not a rounded 1: the sample's own figure.
-      v: decimals(t5.init.summary.scaledVar, 3), th: num(t5.init.summary.theoryScaledVar, 3),
-      unit: num(Math.sqrt(t5.logits.scaledVar), 3),
-    }) : '';
+      v: decimals(r.init.summary.scaledVar, 3), th: num(r.init.summary.theoryScaledVar, 3),
+      unit: num(Math.sqrt(r.logits.scaledVar), 3),
+    } : { label: p.label, dk: int(p.dk), sq: slot(), draws: int(DRAWS), v: slot(), th: slot(), unit: slot() });
   }
 
   render();
@@ -162,7 +216,14 @@ export function mount(section, explorer) {
     const build = buildFromSearch();
     const variant = await detectBuild(build);
     const M = await (await MODULES[variant]()).default();
-    await computeRows(M, (r) => { rows = r.slice(); render(); });
+    presets = M.presets();
+    render();
+    await computeRows(M, (rows) => {
+      const { p, ...r } = rows[rows.length - 1];
+      results.set(p.name, r);
+      if (results.size === presets.length) status.textContent = '';
+      fill();
+    });
     section.dataset.ready = 'true';
   })().catch((e) => {
     console.error(e);

@@ -142,9 +142,8 @@ class AttnSaturation extends AttnElement {
       c.el.id = I(`chart-${stat}`);
       return { stat, c };
     });
-    // The distribution view's place, about its height kept while it loads.
+    // The distribution view's place, its height kept while it loads (renderCurves).
     this.distSlot = h('div', { id: I('dist') });
-    this.distSlot.style.minHeight = '52rem';
     this.dist = null;
     this.curveTable = dataTable(I('curve-table'));
     this.curveTable.details.addEventListener('toggle', () => this.renderCurveTable());
@@ -481,6 +480,9 @@ class AttnSaturation extends AttnElement {
     // Watched once the curves above it have their height (before, everything is near).
     if (!this.distWatched) {
       this.distWatched = true;
+      // Its height, measured at 350-1000 px wide: its 4 charts in one column
+      // below 564 px (1900 px tall), else in 2 rows (1060); Chinese 12% less.
+      this.distSlot.style.minHeight = `${(this.distSlot.clientWidth < 564 ? 1900 : 1060) * (this.widgetLang === 'zh' ? 0.88 : 1)}px`;
       whenNear(this.distSlot, () => this.loadDist(), '0px');
     }
   }

@@ -102,13 +102,16 @@ export class SaturationDist {
     });
     this.scaleChart.el.id = I('chart-scale');
     this.note = h('p', { class: 'note grad-note', id: I('grad-note'), 'aria-live': 'polite' });
+    // The sentence's room from the start: an unseen copy of its longest form
+    // under it, so it does not grow by eight lines when its numbers arrive.
+    this.noteGhost = h('p', { class: 'note grad-ghost', 'aria-hidden': 'true' });
     this.table = dataTable(I('dist-table'));
     this.table.details.addEventListener('toggle', () => this.renderTable());
     this.el = h('div', { class: 'sat-dist' },
       this.heading,
       h('div', { class: 'controls' }, h('div', { class: 'field' }, this.thrLabel, this.thrSelect)),
       h('div', { class: 'curve-charts' }, this.charts.map((x) => x.c.el), this.scaleChart.el),
-      this.note,
+      h('div', { class: 'grad-box' }, this.note, this.noteGhost),
       this.table.details);
     this.thrSelect.addEventListener('change', () => w.distThreshold(Number(this.thrSelect.value)));
     this.restart();
@@ -158,6 +161,9 @@ export class SaturationDist {
       const title = t(`satdist.chart.${stat}`, { thr });
       c.setLabels(title, t('sat.chartName', { title }), labels);
     }
+    // The ghost: the sentence with numbers as wide as real ones, and its longest verdict.
+    const v = { dk: int(this.w.v.dk), m: int(this.w.v.m), thr, label: t('sat.div.sqrt'), mean1: '0.000', median1: '0.00', rows1: '00%', target1: '00%', mean2: '0.000', median2: '0.00', rows2: '00%', target2: '00%' };
+    this.noteGhost.textContent = `${t('satdist.gradNote', v)} ${['rows', 'target', 'none'].map((k) => t(`satdist.verdict.${k}`, v)).sort((a, b) => b.length - a.length)[0]}`;
     const title = t('satdist.chart.scale');
     this.scaleChart.setLabels(title, t('satdist.scaleName', { title }), labels);
     this.render();

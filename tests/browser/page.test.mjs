@@ -773,7 +773,7 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     assert.ok(get(4096, 'ssmax').maxProb > 0.2 && get(4096, 'sqrt').maxProb < 0.01);
     assert.equal(get(1024, 'sqrt').c, 8);
     assert.ok(Math.abs(get(1024, 'ssmax').c - 8 / (0.43 * Math.log(1024))) < 1e-5);
-    assert.match(await page.getAttribute('#sat-chart-maxProb .uchart-plot', 'aria-label'), /against the number of keys n/);
+    assert.match(await page.getAttribute('#sat-chart-maxProb .uchart-plot', 'aria-label'), /against the number of keys m/);
     // A bad s: a sentence under its field; the other curves go on.
     await page.fill('#sat-ssmax-s', '0');
     assert.match((await until(() => fieldState(page, 'sat-ssmax-s'), (st) => st.msg !== '')).msg, /from 10⁻⁶ to 10⁶/);

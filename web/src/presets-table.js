@@ -182,7 +182,7 @@ export function mount(section, explorer) {
           c.std, c.maxProb, c.entropy),
         h('tr', { class: 'presets-more' },
           h('td', { colspan: cols.length }, h('div', { class: 'presets-more-box' },
-            h('span', { class: 'presets-source' }, h('span', { class: 'presets-source-label', text: t('page.presets.col.source') }), ' ',
+            h('span', { class: 'presets-source' }, h('span', { class: 'presets-source-label', text: t('page.presets.col.source') }),
               h('span', { 'data-col': 'source', lang: sourceText(p).lang, text: sourceText(p).text })),
             h('span', { class: 'presets-try' }, show, h('a', { href: labHref(p), text: t('page.presets.lab') }))))));
     });

@@ -19,8 +19,8 @@ SampleKind parse_sample_kind(std::string_view text) {
   if (text == "init") return SampleKind::Init;
   if (text == "saturated") return SampleKind::Saturated;
   if (text == "learned") return SampleKind::Learned;
-  throw ArgumentError("kind", "kind must be 'init', 'saturated' or 'learned', got '" +
-                                  escaped(text) + "'");
+  throw ArgumentError("kind", "choice", "{\"choices\":\"init, saturated, learned\"}",
+                      "kind must be 'init', 'saturated' or 'learned', got '" + escaped(text) + "'");
 }
 
 const char* sample_kind_name(SampleKind k) {
@@ -41,7 +41,10 @@ QkTensors sample_qk(const SampleQkConfig& c) {
   // before anything is allocated: 64 x 1024 x 1024 took 2.6 GB and 12 s and
   // wrote a 537 MB file that check then refused.
   if (c.heads * c.n * c.dk > limits::kMaxCheckValues)
-    throw ArgumentError("heads*n*dk", "heads*n*dk must be at most " + std::to_string(limits::kMaxCheckValues) +
+    throw ArgumentError("heads*n*dk", "work_limit",
+                        "{\"limit\":" + std::to_string(limits::kMaxCheckValues) + ",\"value\":" +
+                            std::to_string(c.heads * c.n * c.dk) + "}",
+                        "heads*n*dk must be at most " + std::to_string(limits::kMaxCheckValues) +
                                           " (the values check reads), got " + std::to_string(c.heads) + "*" +
                                           std::to_string(c.n) + "*" + std::to_string(c.dk));
   const std::size_t H = c.heads, n = c.n, dk = c.dk, D = c.d_model;

@@ -171,9 +171,9 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     const meta = await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
     assert.equal(meta, header);
     assert.doesNotMatch(meta, /'unsafe-eval'|'unsafe-inline'/);
-    // The six sections, in the order of the causal chain, each with its widget.
+    // The six sections, in the order of the causal chain, each with its widget; then what real models divide by.
     const ids = await page.$$eval('main > section', (s) => s.map((x) => x.id));
-    assert.deepEqual(ids, ['chain', 'variance', 'proof', 'softmax', 'saturation', 'training']);
+    assert.deepEqual(ids, ['chain', 'variance', 'proof', 'softmax', 'saturation', 'training', 'presets']);
     for (const tag of ['attn-chain', 'attn-variance', 'attn-proof', 'attn-softmax-table', 'attn-saturation'])
       assert.equal(await page.$eval(tag, (e) => e.children.length > 0), true, `${tag} is built`);
     await page.close();

@@ -15,7 +15,7 @@ export const FRAME_HEIGHTS = {
   'attn-variance': [2180, 1960, 1800, 1660, 1200, 1080],
   'attn-proof': [1120, 1000, 900, 840, 640, 570],
   'attn-softmax-table': [2050, 1720, 1630, 1500, 770, 670],
-  'attn-saturation': [3430, 3360, 3190, 2460, 2460, 1970],
+  'attn-saturation': [3610, 3540, 3360, 2630, 2630, 2150],
   'attn-train-compare': [1660, 1550, 1360, 1080, 980, 930],
 };
 

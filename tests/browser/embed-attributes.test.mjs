@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { WEB, launch } from './harness.mjs';
-import { serveStatic } from './static-server.mjs';
+import { gotoEmbedPage, serveStatic } from './static-server.mjs';
 
 const TIMEOUT = 90_000;
 const EMBED_DIR = path.join(WEB, 'dist', 'embed');
@@ -68,7 +68,7 @@ describe('every attribute of every element is checked', () => {
 
   async function open(p) {
     const pg = await ctx.context.newPage();
-    await pg.goto(host.origin + p);
+    await gotoEmbedPage(pg, host.origin + p);
     await pg.waitForFunction(() => window.__errors !== undefined);
     return pg;
   }

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { WEB, launch } from './harness.mjs';
-import { serveStatic } from './static-server.mjs';
+import { gotoEmbedPage, serveStatic } from './static-server.mjs';
 import { FRAME_HEIGHTS, frameHeight, resizeListener } from '../../web/src/widgets/frame-heights.js';
 
 const TIMEOUT = 120_000;
@@ -75,7 +75,7 @@ ${resizeListener(embed.origin)}
     for (const tag of TAGS) {
       await Promise.all(['en', 'zh'].map(async (lang) => {
         const page = await ctx.context.newPage();
-        await page.goto(`${host.origin}/${tag}-${lang}.html`);
+        await gotoEmbedPage(page, `${host.origin}/${tag}-${lang}.html`);
         const frame = await (await page.waitForSelector('#f')).contentFrame();
         for (const width of WIDTHS) {
           await page.evaluate(([w, h]) => Object.assign(document.getElementById('f'), { width: w, height: h }), [width, frameHeight(tag, width)]);
@@ -99,7 +99,7 @@ ${resizeListener(embed.origin)}
 
   test('the snippet\'s one-line listener sizes the iframe to the height the frame reports', { timeout: TIMEOUT }, async () => {
     const page = await ctx.context.newPage();
-    await page.goto(`${host.origin}/listener.html`);
+    await gotoEmbedPage(page, `${host.origin}/listener.html`);
     const frame = await (await page.waitForSelector('#f')).contentFrame();
     await settle(frame, 'attn-saturation');
     await page.waitForTimeout(300);
@@ -118,17 +118,21 @@ ${resizeListener(embed.origin)}
 
   test('an exported SVG takes in an axis label that reaches past the chart\'s box', { timeout: TIMEOUT }, async () => {
     const page = await ctx.context.newPage();
-    await page.goto(`${host.origin}/chart.html`);
+    await gotoEmbedPage(page, `${host.origin}/chart.html`);
     await page.waitForFunction(() => document.querySelector('#v')?.shadowRoot?.querySelector('#var-hist-chart svg text'), null, { timeout: 30_000 });
+    // The histogram stops streaming (its labels would be drawn again under the test's feet).
+    await page.evaluate(() => document.querySelector('#v').stopWork());
+    await page.waitForTimeout(300);
     const exportNow = (wide) => Promise.all([page.waitForEvent('download'), page.evaluate((w) => {
       const fig = document.querySelector('#v').shadowRoot.querySelector('#var-hist-chart');
-      // The histogram's top count as it reads after many samples: right-aligned
-      // at the axis, it starts left of the box. (Put in just before the export:
-      // the streaming histogram redraws its labels.)
+      // The histogram's top count in a font wider than the margin the chart
+      // reckons for it (7 px a character): right-aligned at the axis, it starts
+      // left of the box.
       if (w) {
         const label = fig.querySelector('svg text[text-anchor="end"]');
         const copy = label.cloneNode();
         copy.textContent = '20,000';
+        copy.setAttribute('x', '24');
         label.after(copy);
       }
       fig.querySelector('[data-export="svg"]').click();

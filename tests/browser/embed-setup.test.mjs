@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { WEB, launch } from './harness.mjs';
-import { serveStatic } from './static-server.mjs';
+import { gotoEmbedPage, serveStatic } from './static-server.mjs';
 
 const TIMEOUT = 60_000;
 const EMBED_DIR = path.join(WEB, 'dist', 'embed');
@@ -123,7 +123,15 @@ describe('the embed set up wrong: each widget names the real cause', () => {
    */
   async function visit(url, tags) {
     const p = await ctx.context.newPage();
-    await p.goto(url);
+    // Requests still open when a page does not settle (said in the failure).
+    const open = new Map();
+    p.on('request', (r) => open.set(r, Date.now()));
+    p.on('requestfinished', (r) => open.delete(r));
+    p.on('requestfailed', (r) => { open.delete(r); failed.push(`${r.url()}: ${r.failure()?.errorText}`); });
+    const failed = [];
+    const consoleErrors = [];
+    p.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text().slice(0, 300)); });
+    await gotoEmbedPage(p, url);
     try {
       await p.waitForFunction((want) => {
         const heard = new Set(window.__errors.map((e) => e.tag));
@@ -134,7 +142,9 @@ describe('the embed set up wrong: each widget names the real cause', () => {
       const now = await p.evaluate(shown).catch(() => null);
       const errors = await p.evaluate(() => window.__errors).catch(() => null);
       await p.close();
-      throw new Error(`${url}: not every widget spoke: ${JSON.stringify({ now, errors }, null, 1)}`);
+      const pending = [...open].map(([r, t0]) => `${r.url()} (${Date.now() - t0} ms)`);
+      const served = Object.fromEntries(Object.entries(servers).map(([k, v]) => [k, v.requests.slice(-3)]));
+      throw new Error(`${url}: not every widget spoke: ${JSON.stringify({ now, errors, pending, failed, consoleErrors, served }, null, 1)}`);
     }
     await p.waitForTimeout(300);  // a second event would arrive now
     const result = { shown: await p.evaluate(shown), errors: await p.evaluate(() => window.__errors) };
@@ -172,7 +182,7 @@ describe('the embed set up wrong: each widget names the real cause', () => {
 
   test('no CORS at all: nothing of ours runs, the fallback content names the cause', { timeout: TIMEOUT }, async () => {
     const p = await ctx.context.newPage();
-    await p.goto(`${host.origin}/nocors.html`);
+    await gotoEmbedPage(p, `${host.origin}/nocors.html`);
     await p.waitForLoadState('load');
     await p.waitForTimeout(500);
     const r = { shown: await p.evaluate(shown), errors: await p.evaluate(() => window.__errors) };

@@ -42,3 +42,28 @@ export function serveStatic({ dir = null, pages = {}, headers = () => ({}), miss
     });
   });
 }
+
+/**
+ * page.goto(url), and once more if the browser aborted one of its scripts
+ * (attnlab.js, frame.js: net::ERR_ABORTED). Under load (two test files side by
+ * side on two cores) headless Chromium sometimes cancels that request on a
+ * fresh page, about one page in fifteen, with any server and any headers;
+ * nothing of the page's then runs. A refusal (no CORS: net::ERR_FAILED) is
+ * not retried. Returns the number of reloads.
+ */
+export async function gotoEmbedPage(page, url) {
+  const aborted = [];
+  const watch = (r) => {
+    if (/\.js(\?|$)/.test(r.url()) && r.failure()?.errorText === 'net::ERR_ABORTED') aborted.push(r.url());
+  };
+  page.on('requestfailed', watch);
+  try {
+    await page.goto(url);
+    if (!aborted.length) return 0;
+    aborted.length = 0;
+    await page.reload();
+    return 1;
+  } finally {
+    page.off('requestfailed', watch);
+  }
+}

@@ -25,6 +25,7 @@ import { Pool } from '../train/pool.js';
 import { Comparison } from '../train/comparison.js';
 import { EVAL_SAMPLES, FIXED } from '../train/config.js';
 import './compare-strings.js';
+import styles from './train-compare.css?inline';
 
 // A failed run's error: the fields the core sent, or its message alone.
 const runError = (run) => run.failedError ?? { message: run.failed };
@@ -81,6 +82,7 @@ class AttnTrainCompare extends AttnElement {
     lr: { key: 'lr', spec: SPECS.lr },
   };
 
+  static styles = styles;
   static extraAttributes = ['autostart'];
 
   /** The footer's core: the shared pool's worker (or the main thread). */

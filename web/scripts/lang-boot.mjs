@@ -13,10 +13,12 @@
 import crypto from 'node:crypto';
 
 // ES5, kept short: it runs before anything else on the page.
-export const LANG_BOOT = "(function(){try{var d=document.documentElement,c=new URLSearchParams(location.search).get('lang'),s=null;" +
-  "try{s=localStorage.getItem('attnlab.lang')||localStorage.getItem('attn-scale.lang')}catch(e){}" +
-  "var l=[c,s].filter(function(x){return x==='en'||x==='zh'})[0]||" +
-  "((navigator.languages||[navigator.language]).some(function(t){return /^zh\\b/i.test(String(t||'').trim())})?'zh':'en');" +
+// The URL first: a link's ?lang= decides without the storage, whose first read
+// is a few milliseconds of a script that holds the parser.
+export const LANG_BOOT = "(function(){try{var d=document.documentElement,k=function(x){return x==='en'||x==='zh'}," +
+  "l=new URLSearchParams(location.search).get('lang');" +
+  "if(!k(l)){try{l=localStorage.getItem('attnlab.lang')||localStorage.getItem('attn-scale.lang')}catch(e){}}" +
+  "if(!k(l))l=(navigator.languages||[navigator.language]).some(function(t){return /^zh\\b/i.test(String(t||'').trim())})?'zh':'en';" +
   "if(l==='en'||d.lang!=='en')return;d.style.visibility='hidden';" +
   "var o=new MutationObserver(function(){if(d.lang!=='en')show()});" +
   "function show(){o.disconnect();d.style.visibility=''}" +

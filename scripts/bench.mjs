@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { measureInterleaved, ceilingSampler, summarize as stats, caseName, isTraining } from '../web/src/bench/measure.js';
+import { measureInterleaved, ceilingSampler, summarize as stats, caseName, isTraining } from '../web/src/pages/bench/measure.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);

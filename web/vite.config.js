@@ -93,8 +93,8 @@ export default defineConfig({
   base: './',
   plugins: [requireWasm(), cspMeta(), langBoot(), renderBlocking(['embed.html']), staticText(), formulas(), copyAsIs({
     'embed-example.html': './embed-example.html',
-    'embed-example.js': './src/docs/example.js',
-    'embed-example.css': './src/docs/example.css',
+    'embed-example.js': './src/pages/docs/example.js',
+    'embed-example.css': './src/pages/docs/example.css',
   })],
   worker: { format: 'es' },
   build: {

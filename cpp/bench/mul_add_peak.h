@@ -5,7 +5,7 @@
 // so "how close to the limit" needs no figure typed in from elsewhere. No one
 // loop shape fills every CPU's pipes from V8's 15 xmm registers, so there are
 // two of multiplies and adds, and the table takes the faster
-// (web/src/bench/measure.js, CEILINGS).
+// (web/src/pages/bench/measure.js, CEILINGS).
 #pragma once
 
 #include <cstddef>

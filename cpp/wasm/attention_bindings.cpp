@@ -1,4 +1,4 @@
-// Attention forward as the JS wrapper calls it (web/src/core/attn.js
+// Attention forward as the JS wrapper calls it (web/src/bridge/attn.js
 // attentionForward): the core's checked entry point, softmax(QKᵀ/c)·V with its
 // shape limits, non-finite inputs refused and the finite double recompute
 // where float overflows. Linked into the benchmarks' module, beside the

@@ -11,7 +11,7 @@
  * shows a cue; past a clipping (hidden/clip) box, or past the viewport with no
  * scrolling box between, it is lost.
  *
- * The cue, as the site draws it (src/style.css, `.table-scroll, .stack-table`):
+ * The cue, as the site draws it (src/base/style.css, `.table-scroll, .stack-table`):
  * a scroll-shadow background on the overflow:auto box, that is gradients some
  * of which are attached `local` (the covers that scroll with the content) over
  * others attached `scroll` (the shadows that stay with the box), so a shadow

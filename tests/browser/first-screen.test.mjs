@@ -1,4 +1,4 @@
-// Browser test of the first screens: the explainer's (web/src/hero.js, index.html's
+// Browser test of the first screens: the explainer's (web/src/pages/explainer/hero.js, index.html's
 // .intro): a live figure, a control and a drawn chart inside the first viewport
 // at 1280×800 and 375×700, in both languages; its numbers are the core's and
 // agree with a plain-JS softmax; and with JavaScript off the page still shows

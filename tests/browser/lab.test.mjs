@@ -24,14 +24,14 @@ import { close } from '../node/check_cases.mjs';
 // --madd fused).
 v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
 
-// The page's sentences for the core's errors (web/src/core/error-strings.js), run here in Node.
+// The page's sentences for the core's errors (web/src/bridge/error-strings.js), run here in Node.
 globalThis.location ??= { search: '', href: 'http://localhost/' };
 globalThis.navigator ??= { languages: ['en'], language: 'en' };
-const { inLang } = await import(path.join(ROOT, 'web/src/i18n.js'));
-const { sentence } = await import(path.join(ROOT, 'web/src/core/error-strings.js'));
-const { createCheckAttn } = await import(path.join(ROOT, 'web/src/core/attn-check.js'));
+const { inLang } = await import(path.join(ROOT, 'web/src/base/i18n.js'));
+const { sentence } = await import(path.join(ROOT, 'web/src/bridge/error-strings.js'));
+const { createCheckAttn } = await import(path.join(ROOT, 'web/src/bridge/attn-check.js'));
 const { lossSpike } = await import(path.join(ROOT, 'web/src/train/mechanism.js'));
-const { powerOfTen } = await import(path.join(ROOT, 'web/src/format.js'));
+const { powerOfTen } = await import(path.join(ROOT, 'web/src/base/format.js'));
 
 const TIMEOUT = 600_000;
 let server;
@@ -127,8 +127,8 @@ test('lab.html: strict CSP, every control labelled, both languages with the same
   // The dictionary, loaded in Node with the two browser globals it reads at import.
   globalThis.location ??= new URL(server.origin + '/lab.html');
   globalThis.navigator ??= { language: 'en', languages: ['en'] };
-  await import('../../web/src/lab/strings.js');
-  const { _strings } = await import('../../web/src/i18n.js');
+  await import('../../web/src/pages/lab/strings.js');
+  const { _strings } = await import('../../web/src/base/i18n.js');
   const labKeys = (l) => Object.keys(_strings[l]).filter((k) => k.startsWith('lab.')).sort();
   assert.ok(labKeys('en').length > 100, 'the lab\'s strings are registered under lab.');
   assert.deepEqual(labKeys('zh'), labKeys('en'));

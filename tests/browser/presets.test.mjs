@@ -1,5 +1,5 @@
 // The explainer's "What real models divide by" (index.html#presets,
-// web/src/presets-table.js) in Debian's Chromium. Its numbers are checked
+// web/src/pages/explainer/presets-table.js) in Debian's Chromium. Its numbers are checked
 // against the presets' wasm module run here in Node (which
 // tests/node/presets_wasm.test.mjs holds to `attnlab presets` and
 // `attnlab saturation --preset`), in English and Chinese; nothing of it

@@ -1,4 +1,4 @@
-// web/src/bench/measure.js against a stand-in module whose timings are known:
+// web/src/pages/bench/measure.js against a stand-in module whose timings are known:
 // what it calibrates to and what it reports.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SRC = fileURLToPath(new URL('../../web/src/', import.meta.url));
-const { measureCase, measureInterleaved, ceilingSampler, CEILINGS } = await import(path.join(SRC, 'bench/measure.js'));
+const { measureCase, measureInterleaved, ceilingSampler, CEILINGS } = await import(path.join(SRC, 'pages/bench/measure.js'));
 
 // A kernel of 1 µs and 1000 flops a call whose first call also pays
 // `firstCall` seconds (a lazy compile), as a wasm function does under --no-liftoff.

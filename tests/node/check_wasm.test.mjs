@@ -12,7 +12,7 @@ import path from 'node:path';
 import { CLI, ROOT, loadWasm } from './paths.mjs';
 import { BAD, SAME_2D, SAME_3D, close, corpusPath, normals, npyBytes } from './check_cases.mjs';
 
-const { createCheckAttn } = await import(path.join(ROOT, 'web/src/core/attn-check.js'));
+const { createCheckAttn } = await import(path.join(ROOT, 'web/src/bridge/attn-check.js'));
 
 // The checker's module (check.html), in both builds.
 async function load(variant) {

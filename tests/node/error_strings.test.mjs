@@ -1,7 +1,7 @@
 // The core's errors for readers (issue 13, "errors speak the core's language"):
 // every kind of error and every argument the C++ core can send to a page,
 // read from its source, has a sentence in English and in Chinese
-// (web/src/core/error-strings.js); no throw in the core is left without a
+// (web/src/bridge/error-strings.js); no throw in the core is left without a
 // kind; and the real modules' errors (a divisor of 0, every bad checker file,
 // bad lab options) come out as those sentences, never as the core's English.
 import { test } from 'node:test';
@@ -15,11 +15,11 @@ globalThis.location ??= { search: '', href: 'http://localhost/' };
 globalThis.navigator ??= { languages: ['en'], language: 'en' };
 
 const SRC = path.join(ROOT, 'web/src');
-const { inLang, t } = await import(path.join(SRC, 'i18n.js'));
-const { readerError, loadErrorStrings } = await import(path.join(SRC, 'core/errors.js'));
-const { sentence, sentenceKey } = await import(path.join(SRC, 'core/error-strings.js'));
-const { createAttn } = await import(path.join(SRC, 'core/attn.js'));
-const { createCheckAttn } = await import(path.join(SRC, 'core/attn-check.js'));
+const { inLang, t } = await import(path.join(SRC, 'base/i18n.js'));
+const { readerError, loadErrorStrings } = await import(path.join(SRC, 'bridge/errors.js'));
+const { sentence, sentenceKey } = await import(path.join(SRC, 'bridge/error-strings.js'));
+const { createAttn } = await import(path.join(SRC, 'bridge/attn.js'));
+const { createCheckAttn } = await import(path.join(SRC, 'bridge/attn-check.js'));
 await loadErrorStrings();
 
 // ---------------------------------------------------------------- the core's source

@@ -1,4 +1,4 @@
-// web/src/lab/form.js without a page: the checks the page makes itself, the
+// web/src/pages/lab/form.js without a page: the checks the page makes itself, the
 // options objects it asks the core about, where each of the core's verdicts
 // goes, and the whole validation against the lab's wasm core (its
 // TrainSession.configure() standing in for the worker's 'validate' op).
@@ -13,7 +13,7 @@ globalThis.addEventListener ??= () => {};
 globalThis.location = new URL('http://localhost/lab.html');
 globalThis.history = { state: null, replaceState: (_s, _t, url) => (globalThis.location = new URL(url)) };
 
-const { checkValues, verdictMessages, fieldOfArgument, validateValues, PROBE } = await import(path.join(ROOT, 'web/src/lab/form.js'));
+const { checkValues, verdictMessages, fieldOfArgument, validateValues, PROBE } = await import(path.join(ROOT, 'web/src/pages/lab/form.js'));
 
 const DEFAULT = { task: 'recall', dk: '256', heads: '2', div: 'sqrt,2,1', opt: 'adam', lr: 'auto', steps: '1500', seed: '0' };
 
@@ -116,9 +116,9 @@ test('the core\'s limits: the init checkpoint\'s pass band the page marks agains
 // The stabilisers (issue 15): soft-cap (cap), QK-clip τ (clip) and init in the
 // form and the address, checked by the core, applied to every run; the Preset
 // select's fill and match, from the core's own table.
-const { presetValues, holdsPreset, shownPreset, planOf } = await import(path.join(ROOT, 'web/src/lab/form.js'));
+const { presetValues, holdsPreset, shownPreset, planOf } = await import(path.join(ROOT, 'web/src/pages/lab/form.js'));
 const { FORM_STATE, STAB_STATE, formUrlValues, trainOptions, capNumber } = await import(path.join(ROOT, 'web/src/train/config.js'));
-const { readState } = await import(path.join(ROOT, 'web/src/state.js'));
+const { readState } = await import(path.join(ROOT, 'web/src/base/state.js'));
 
 test('stabilisers: probed only when set, their verdicts by their fields, in every run\'s options', () => {
   assert.deepEqual(checkValues({ ...DEFAULT, cap: '', clip: '', init: 'lecun' }).probes.map(([f]) => f), ['task', 'dk', 'heads', 'opt', 'seed'],

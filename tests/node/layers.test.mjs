@@ -39,3 +39,14 @@ test('cpp/core: every file sits in a wing, and includes only its own wing and th
   assert.ok(includes > 100, `only ${includes} includes seen`);
   assert.deepEqual(wrong, []);
 });
+
+test("the README's map of the layers names every wing of cpp/core at its layer", async () => {
+  const { readmeMap } = await import('./readme_map.mjs');
+  // A wing's layer: one above the highest wing it may include.
+  const layer = (w) => Math.max(-1, ...BELOW[w].map(layer)) + 1;
+  const want = Object.fromEntries(Object.keys(BELOW).map((w) => [`${w}/`, layer(w)]));
+  assert.deepEqual(readmeMap().cpp, want);
+  // Every folder of cpp/core is a wing.
+  const dirs = fs.readdirSync(CORE, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  assert.deepEqual(dirs, Object.keys(BELOW).sort());
+});

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { CLI, ROOT, loadWasm } from './paths.mjs';
 import { corpusPath } from './check_cases.mjs';
 
-const { createAttn } = await import(path.join(ROOT, 'web/src/core/attn.js'));
-const { createCheckAttn } = await import(path.join(ROOT, 'web/src/core/attn-check.js'));
+const { createAttn } = await import(path.join(ROOT, 'web/src/bridge/attn.js'));
+const { createCheckAttn } = await import(path.join(ROOT, 'web/src/bridge/attn-check.js'));
 
 function cliMessage(args) {
   const r = spawnSync(CLI, args, { encoding: 'utf8' });

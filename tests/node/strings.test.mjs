@@ -36,7 +36,7 @@ for (const { file, rel } of TABLES) {
     throw new Error(`${rel} registers strings but does not load in Node (${e.message}): move its tables into a module with no DOM code`);
   }
 }
-const { _strings: S, defineStrings, t } = await import(path.join(SRC, 'i18n.js'));
+const { _strings: S, defineStrings, t } = await import(path.join(SRC, 'base/i18n.js'));
 
 const PREFIXES = ['page', 'widget', 'chain', 'var', 'proof', 'seed', 'sat', 'satdist', 'satlen', 'compare', 'embed', 'opt', 'docs', 'lang', 'build', 'parse', 'url', 'lab', 'check', 'bench', 'nav', 'coreerr', 'buildName', 'setup'];
 const prefixOf = (key) => key.slice(0, key.indexOf('.'));

@@ -1,4 +1,4 @@
-// web/src/core/build.js and detect.js, the one choice of wasm build: ?build=
+// web/src/bridge/build.js and detect.js, the one choice of wasm build: ?build=
 // forces one the browser can run, and a forced build it cannot run (the
 // relaxed build in Safari; here Node 20 without --experimental-wasm-relaxed-simd,
 // which validates SIMD128 but not relaxed SIMD) falls back to detection's
@@ -10,8 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './paths.mjs';
 
-const detectUrl = pathToFileURL(path.join(ROOT, 'web/src/core/detect.js')).href;
-const { buildFromSearch } = await import(pathToFileURL(path.join(ROOT, 'web/src/core/build.js')).href);
+const detectUrl = pathToFileURL(path.join(ROOT, 'web/src/bridge/detect.js')).href;
+const { buildFromSearch } = await import(pathToFileURL(path.join(ROOT, 'web/src/bridge/build.js')).href);
 
 // detectBuild for each request in a Node child, with or without relaxed SIMD; its warnings counted.
 function detect(flags) {

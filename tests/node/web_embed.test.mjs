@@ -9,8 +9,8 @@ import { ROOT } from './paths.mjs';
 
 globalThis.location ??= { search: '', href: 'http://localhost/' };
 globalThis.navigator ??= { languages: ['en'], language: 'en' };
-const { parseOption } = await import(path.join(ROOT, 'web/src/state.js'));
-const { metaCspForbidsBlobWorkers } = await import(path.join(ROOT, 'web/src/core/spawn.js'));
+const { parseOption } = await import(path.join(ROOT, 'web/src/base/state.js'));
+const { metaCspForbidsBlobWorkers } = await import(path.join(ROOT, 'web/src/bridge/spawn.js'));
 
 test('parseOption: integers, numbers, enums, lists and divisors, strictly', () => {
   const dk = { type: 'int', min: 1, max: 4096, def: 64 };

@@ -1,4 +1,4 @@
-// web/src/format.js, the one number formatter of the pages: the formats that
+// web/src/base/format.js, the one number formatter of the pages: the formats that
 // replaced hand-written ones (the checker's num/pct, the benchmark page's
 // toFixed, the lab's oneDecimal, the axes' tick labels) give the same text.
 import { test } from 'node:test';
@@ -12,8 +12,8 @@ globalThis.location ??= { search: '', href: 'http://localhost/' };
 globalThis.navigator ??= { languages: ['en'], language: 'en' };
 globalThis.history ??= { state: null, replaceState() {} };
 globalThis.document ??= { documentElement: {}, querySelectorAll: () => [] };
-const F = await import(path.join(ROOT, 'web/src/format.js'));
-const { setLang } = await import(path.join(ROOT, 'web/src/i18n.js'));
+const F = await import(path.join(ROOT, 'web/src/base/format.js'));
+const { setLang } = await import(path.join(ROOT, 'web/src/base/i18n.js'));
 
 const VALUES = [0, 0.000123456, 0.004, 0.05, 0.125, 0.5, 0.9951, 1, 2.3456, 12.5, 21.625, 99.949, 123.456, 999.4];
 

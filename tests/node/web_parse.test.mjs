@@ -1,4 +1,4 @@
-// web/src/parse.js, what the reader types: numbers separated by something
+// web/src/base/parse.js, what the reader types: numbers separated by something
 // other than commas get a message that says how to write them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,8 +7,8 @@ import { ROOT } from './paths.mjs';
 
 globalThis.location ??= { search: '', href: 'http://localhost/' };
 globalThis.navigator ??= { languages: ['en'], language: 'en' };
-const { parseScores, parseNumber } = await import(path.join(ROOT, 'web/src/parse.js'));
-const { t } = await import(path.join(ROOT, 'web/src/i18n.js'));
+const { parseScores, parseNumber } = await import(path.join(ROOT, 'web/src/base/parse.js'));
+const { t } = await import(path.join(ROOT, 'web/src/base/i18n.js'));
 
 test('parseScores: commas (ASCII or full-width), and a hint where they are missing', () => {
   assert.deepEqual(parseScores('14, 10, 12'), { value: [14, 10, 12] });
@@ -23,10 +23,10 @@ test('parseScores: commas (ASCII or full-width), and a hint where they are missi
   assert.equal(parseNumber('6 4').error.key, 'parse.notNumber');
 });
 
-// Issue 14, class 6: the page reads numbers by the core's grammar (web/src/number-text.js,
+// Issue 14, class 6: the page reads numbers by the core's grammar (web/src/base/number-text.js,
 // cpp/core/base/number.h), so a field the page parses agrees with the CLI and the core.
 test('the page takes the same number grammar as the core: JSON syntax, nothing else', async () => {
-  const { numberText, isNumberText } = await import(path.join(ROOT, 'web/src/number-text.js'));
+  const { numberText, isNumberText } = await import(path.join(ROOT, 'web/src/base/number-text.js'));
   const { number, presetOf } = await import(path.join(ROOT, 'web/src/train/config.js'));
   for (const [text, value] of [['0.5', 0.5], ['5e-1', 0.5], ['-0', -0], ['64', 64], ['1e-320', 1e-320],
     ['3.4028235e+38', 3.4028235e38], [' 64 ', 64]]) {
@@ -52,7 +52,7 @@ test('the page takes the same number grammar as the core: JSON syntax, nothing e
 });
 
 test('whole-number fields (the lab\'s d_k, heads, seed and steps, the bench\'s samples, the checker\'s sequences): digits only, as the CLI', async () => {
-  const { wholeText } = await import(path.join(ROOT, 'web/src/number-text.js'));
+  const { wholeText } = await import(path.join(ROOT, 'web/src/base/number-text.js'));
   const { trainOptions, parseSteps } = await import(path.join(ROOT, 'web/src/train/config.js'));
   for (const [text, value] of [['64', 64], [' 256 ', 256], ['0', 0], ['9007199254740991', 9007199254740991]])
     assert.equal(wholeText(text), value, text);

@@ -1,4 +1,4 @@
-// web/src/state.js, the one module for state in the URL: the widgets' checked
+// web/src/base/state.js, the one module for state in the URL: the widgets' checked
 // and clamped parameters under a prefix, and the lab's two schemes on the same
 // specs: its form under bare keys (lab.html?dk=256&div=sqrt,2,1&opt=adam) and
 // its sweep under "sw." (sw.dk=16,64,256), read from links as they always were.
@@ -14,7 +14,7 @@ globalThis.location = new URL('http://localhost/lab.html');
 globalThis.history = { state: null, replaceState: (_s, _t, url) => (globalThis.location = new URL(url)) };
 const open = (query) => (globalThis.location = new URL(`http://localhost/page.html?${query}`));
 
-const { readState, writeState, flush } = await import(path.join(ROOT, 'web/src/state.js'));
+const { readState, writeState, flush } = await import(path.join(ROOT, 'web/src/base/state.js'));
 const { FORM_PREFIX, FORM_STATE, SWEEP_PREFIX, SWEEP_STATE } = await import(path.join(ROOT, 'web/src/train/config.js'));
 
 test('the lab\'s links read as they always did, bad values passed on to the core', () => {

@@ -1,4 +1,4 @@
-// The lab sweep's learning-rate list (web/src/lab/sweep-lr.js parseLrList)
+// The lab sweep's learning-rate list (web/src/pages/lab/sweep-lr.js parseLrList)
 // and its place in the URL (sw.lr): what the reader types becomes rates or a
 // message in both languages; the range is the core's to check.
 import { test } from 'node:test';
@@ -9,10 +9,10 @@ import { ROOT } from './paths.mjs';
 globalThis.location ??= { search: '', href: 'http://localhost/' };
 globalThis.navigator ??= { languages: ['en'], language: 'en' };
 globalThis.history ??= { replaceState() {} };
-const { parseLrList, MAX_LRS } = await import(path.join(ROOT, 'web/src/lab/sweep-lr.js'));
-const { t, inLang } = await import(path.join(ROOT, 'web/src/i18n.js'));
-await import(path.join(ROOT, 'web/src/lab/strings.js'));
-const { readState } = await import(path.join(ROOT, 'web/src/state.js'));
+const { parseLrList, MAX_LRS } = await import(path.join(ROOT, 'web/src/pages/lab/sweep-lr.js'));
+const { t, inLang } = await import(path.join(ROOT, 'web/src/base/i18n.js'));
+await import(path.join(ROOT, 'web/src/pages/lab/strings.js'));
+const { readState } = await import(path.join(ROOT, 'web/src/base/state.js'));
 const { SWEEP_PREFIX, SWEEP_STATE, SWEEP_LR_STATE } = await import(path.join(ROOT, 'web/src/train/config.js'));
 
 test('parseLrList: empty or auto is the reference rates; a list is its numbers, in order', () => {

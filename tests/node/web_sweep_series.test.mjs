@@ -1,4 +1,4 @@
-// The lab sweep's series and exports (web/src/lab/sweep-series.js,
+// The lab sweep's series and exports (web/src/pages/lab/sweep-series.js,
 // sweep-export.js): which options each cell trains with (the setup's
 // stabilisers, a series overriding only its own), the URL's sw.stab / sw.cap /
 // sw.clip, and the rows of the CSV and JSON in the CLI's order.
@@ -9,10 +9,10 @@ import { ROOT } from './paths.mjs';
 
 globalThis.location ??= { search: '', href: 'http://localhost/' };
 globalThis.navigator ??= { languages: ['en'], language: 'en' };
-const { sweepSeries, cellOptions, SWEEP_STAB_STATE } = await import(path.join(ROOT, 'web/src/lab/sweep-series.js'));
-const { sweepRows, sweepCsv, sweepJson, SWEEP_COLUMNS } = await import(path.join(ROOT, 'web/src/lab/sweep-export.js'));
+const { sweepSeries, cellOptions, SWEEP_STAB_STATE } = await import(path.join(ROOT, 'web/src/pages/lab/sweep-series.js'));
+const { sweepRows, sweepCsv, sweepJson, SWEEP_COLUMNS } = await import(path.join(ROOT, 'web/src/pages/lab/sweep-export.js'));
 const { trainOptions } = await import(path.join(ROOT, 'web/src/train/config.js'));
-const { readState } = await import(path.join(ROOT, 'web/src/state.js'));
+const { readState } = await import(path.join(ROOT, 'web/src/base/state.js'));
 
 const setup = (extra = {}) => ({ task: 'recall', dk: '64', heads: '2', opt: 'adam', lr: 'auto', seed: '3', cap: '', clip: '', init: 'lecun', ...extra });
 

@@ -1,4 +1,4 @@
-// The pages' JS wrappers over the core (web/src/core/attn.js, attn-check.js): callers' types
+// The pages' JS wrappers over the core (web/src/bridge/attn.js, attn-check.js): callers' types
 // are checked before anything reaches the core, and every limit the core
 // checks from shapes is checked before a buffer is allocated, so a refused
 // call leaves the wasm memory as it was (it never shrinks once grown).
@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ROOT, loadWasm } from './paths.mjs';
 
-const { createAttn } = await import(path.join(ROOT, 'web/src/core/attn.js'));
-const { createCheckAttn } = await import(path.join(ROOT, 'web/src/core/attn-check.js'));
+const { createAttn } = await import(path.join(ROOT, 'web/src/bridge/attn.js'));
+const { createCheckAttn } = await import(path.join(ROOT, 'web/src/bridge/attn-check.js'));
 const explainM = await loadWasm('explain', 'simd');
 const explain = createAttn(explainM);
 const checkM = await loadWasm('check', 'simd');

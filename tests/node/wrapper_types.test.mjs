@@ -1,7 +1,7 @@
 // Every public JS function over the wasm modules (issue 14, class 10): the
-// explainer's and benchmarks' wrapper (web/src/core/attn.js), the checker's
-// (web/src/core/attn-check.js), the lab's training ops
-// (web/src/train/train-ops.js) and the benchmark's measureCase (web/src/bench/measure.js) refuse an argument of the wrong type
+// explainer's and benchmarks' wrapper (web/src/bridge/attn.js), the checker's
+// (web/src/bridge/attn-check.js), the lab's training ops
+// (web/src/train/train-ops.js) and the benchmark's measureCase (web/src/pages/bench/measure.js) refuse an argument of the wrong type
 // (a string, an object, null or nothing where a number belongs, a number
 // where a string belongs, a string or an Int32Array where an array of
 // numbers belongs, a 1 MB string) with an error of kind 'type' naming it, and
@@ -17,13 +17,13 @@ globalThis.location ??= { search: '', href: 'http://localhost/' };
 globalThis.navigator ??= { languages: ['en'], language: 'en' };
 
 const SRC = path.join(ROOT, 'web/src');
-const { createAttn } = await import(path.join(SRC, 'core/attn.js'));
-const { createCheckAttn } = await import(path.join(SRC, 'core/attn-check.js'));
+const { createAttn } = await import(path.join(SRC, 'bridge/attn.js'));
+const { createCheckAttn } = await import(path.join(SRC, 'bridge/attn-check.js'));
 const { createTrainOps } = await import(path.join(SRC, 'train/train-ops.js'));
-const { measureCase } = await import(path.join(SRC, 'bench/measure.js'));
-const { loadErrorStrings } = await import(path.join(SRC, 'core/errors.js'));
-const { sentence, sentenceKey } = await import(path.join(SRC, 'core/error-strings.js'));
-const { inLang, t } = await import(path.join(SRC, 'i18n.js'));
+const { measureCase } = await import(path.join(SRC, 'pages/bench/measure.js'));
+const { loadErrorStrings } = await import(path.join(SRC, 'bridge/errors.js'));
+const { sentence, sentenceKey } = await import(path.join(SRC, 'bridge/error-strings.js'));
+const { inLang, t } = await import(path.join(SRC, 'base/i18n.js'));
 await loadErrorStrings();
 
 const CALLS = 10_000;

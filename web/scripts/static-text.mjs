@@ -38,7 +38,7 @@ const STATIC = {
     .join('\n'),
 };
 
-// The first screen's figure (src/hero.js) at d_k = 64, computed by the native
+// The first screen's figure (src/pages/explainer/hero.js) at d_k = 64, computed by the native
 // core (the CLI scripts/build.sh builds first): its texts are in the first
 // paint, so nothing moves when the wasm core answers. Without the CLI (a bare
 // `vite build`) the figure fills in when the page's core answers.
@@ -60,7 +60,7 @@ async function heroTexts(i18n) {
     console.warn(`static-text: ${CLI} is missing (scripts/build.sh builds it); the first screen's figure fills in at run time`);
     return {};
   }
-  const hero = await import(pathToFileURL(path.join(SRC, 'hero.js')).href);
+  const hero = await import(pathToFileURL(path.join(SRC, 'pages/explainer/hero.js')).href);
   i18n.useLang('en');
   const state = await hero.heroState(cliCall, hero.SEED_DK);
   // The state itself too (data-hero-state): a page in Chinese writes the same
@@ -79,7 +79,7 @@ export function staticText() {
     async transformIndexHtml(html) {
       if (!en) {
         for (const m of stringModules()) await import(pathToFileURL(m).href);
-        const i18n = await import(pathToFileURL(path.join(SRC, 'i18n.js')).href);
+        const i18n = await import(pathToFileURL(path.join(SRC, 'base/i18n.js')).href);
         en = i18n._strings.en;
         hero = await heroTexts(i18n);
       }

@@ -7,7 +7,7 @@
 // ({"lo":1,"hi":65536,"value":0}): the page writes its own sentence in the
 // reader's language from (argument, kind, params) and never shows the English
 // message. An error without a kind is shown as a generic sentence.
-// The page's sentences live in web/src/core/error-strings.js;
+// The page's sentences live in web/src/bridge/error-strings.js;
 // tests/node/error_strings.test.mjs reads every kind and argument from this
 // source tree and fails when one has no sentence in English and Chinese.
 #pragma once

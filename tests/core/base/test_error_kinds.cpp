@@ -1,5 +1,5 @@
 // ArgumentError's kind and params: what a page needs to write its own sentence
-// (web/src/core/error-strings.js), while what() stays the CLI's English message.
+// (web/src/bridge/error-strings.js), while what() stays the CLI's English message.
 #include <catch2/catch.hpp>
 
 #include <cstdint>

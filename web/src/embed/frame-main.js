@@ -6,7 +6,7 @@
 // height} (and {type: 'attnlab:error', kind, message} when the widget reports
 // an attn-error or cannot be shown), so the host can size the iframe (see the docs).
 import { WIDGETS, define } from './attnlab.js';
-import { browserLang, inLang, langOfTag, t } from '../i18n.js';
+import { browserLang, inLang, langOfTag, t } from '../base/i18n.js';
 import '../widgets/strings.js';
 import '../widgets/load-strings.js';
 

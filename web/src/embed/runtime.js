@@ -3,12 +3,12 @@
 // (a host's strict style-src allows them; no <style> tag, no style
 // attribute), the footer's status line, and the default language (the host's <html lang>,
 // followed when it changes, else the browser's), with nothing written to the host's URL or storage.
-import pageCss from '../style.css?inline';
+import pageCss from '../base/style.css?inline';
 import embedCss from './embed.css?inline';
-import { browserLang, langOfTag, useLang } from '../i18n.js';
+import { browserLang, langOfTag, useLang } from '../base/i18n.js';
 import { embedding } from '../widgets/element.js';
 import { mathMode } from '../math/mode.js';
-import { buildFromUrl } from '../core/build.js';
+import { buildFromUrl } from '../bridge/build.js';
 
 // rem is the host's root font size, which a host may set to anything (a
 // `* { font: 40px serif !important }` theme makes it 40px): inside a widget,

@@ -7,7 +7,7 @@
 // here the HTML is parsed into an inert document and rebuilt node by node,
 // each data-style set through the CSSOM (el.style.cssText), which the CSP allows.
 import { FORMULAS } from './formulas.js';
-import { whenNear } from '../dom.js';
+import { whenNear } from '../base/dom.js';
 
 import { mathMode } from './mode.js';
 

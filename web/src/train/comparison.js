@@ -8,7 +8,7 @@
 //   pausing {}, paused {}, resumed {}   paused: every live run has answered after its last batch
 // The clock is a parameter, so tests can drive the timing with a fake pool.
 import { EVAL_SAMPLES, mapEvery, trainOptions } from './config.js';
-import { errorFields } from '../core/rpc.js';
+import { errorFields } from '../bridge/rpc.js';
 
 // Wall-clock steps per second over the last PACE_MS (runs sharing a worker
 // share its time, so this is what the reader waits for, not the core's rate).

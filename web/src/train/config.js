@@ -6,7 +6,7 @@
 // only turns texts into numbers (NaN when they are not), so the core's own
 // message reaches the reader.
 
-import { numberText, wholeText } from '../number-text.js';
+import { numberText, wholeText } from '../base/number-text.js';
 
 // Fixed parts of every run: the lab varies what the seed article talks about
 // and keeps the rest of the model fixed. d_model, d_v, batch and init are the

@@ -6,9 +6,9 @@
 // Where no worker can start (an embedding page whose CSP allows no blob:
 // worker), a slot runs the same ops (train-ops.js) on the main thread, in
 // shorter batches, through rpc.js connectLocal; mode() says which.
-import { buildFromSearch } from '../core/build.js';
-import { connect, connectLocal } from '../core/rpc.js';
-import { startWorker } from '../core/spawn.js';
+import { buildFromSearch } from '../bridge/build.js';
+import { connect, connectLocal } from '../bridge/rpc.js';
+import { startWorker } from '../bridge/spawn.js';
 import labWorkerUrl from './worker.js?worker&url';
 
 export const CORES = Math.max(1, Math.floor(navigator.hardwareConcurrency || 1));

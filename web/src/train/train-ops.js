@@ -28,12 +28,12 @@
 // A map is {step, weights: Float32Array [examples x heads x seq], labels: Int32Array, shape}.
 // Typed arrays are copied out of wasm memory (the core's views die at the
 // next call), so a worker can transfer them instead of cloning.
-import { loadModule, hasRelaxedSimd } from '../core/loader.js';
-import { nextTask as rpcNextTask } from '../core/rpc.js';
-import { coreErrorOf, errorFields } from '../core/rpc.js';
+import { loadModule, hasRelaxedSimd } from '../bridge/loader.js';
+import { nextTask as rpcNextTask } from '../bridge/rpc.js';
+import { coreErrorOf, errorFields } from '../bridge/rpc.js';
 import {
   requireBoolean, requireNumber, requireObject, requireOptions, requireString, typeError,
-} from '../core/arg-types.js';
+} from '../bridge/arg-types.js';
 
 // TrainSession.configure()'s options (cpp/wasm/train_bindings.cpp configure):
 // every field, of its type, checked before Embind converts them (a number

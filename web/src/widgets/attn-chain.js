@@ -6,8 +6,8 @@
 //
 // It computes nothing, so it loads no core. Attributes: id-prefix (default "chain"); link targets are the page's
 // section ids (#variance, #proof, #softmax, #saturation, #training).
-import { getLang, inLang, t } from '../i18n.js';
-import { h } from '../dom.js';
+import { getLang, inLang, t } from '../base/i18n.js';
+import { h } from '../base/dom.js';
 import { AttnElement, define, embedding } from './element.js';
 import svgEn from '../diagrams/chain.en.svg?raw';
 import svgZh from '../diagrams/chain.zh.svg?raw';

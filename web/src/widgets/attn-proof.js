@@ -10,10 +10,10 @@
 // Attributes (element.js options; a later change updates the widget): dk
 // (1..6, default 3), step (1..7), seed; url-state (e.g. "proof"), id-prefix
 // (default "proof").
-import { t } from '../i18n.js';
-import { DASH, int, num } from '../format.js';
-import { h, reducedMotion, whenNear } from '../dom.js';
-import { randomSeed, readState, writeState } from '../state.js';
+import { t } from '../base/i18n.js';
+import { DASH, int, num } from '../base/format.js';
+import { h, reducedMotion, whenNear } from '../base/dom.js';
+import { randomSeed, readState, writeState } from '../base/state.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { mathEl } from '../math/math.js';
 import './proof-strings.js';

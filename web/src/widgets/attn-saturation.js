@@ -15,11 +15,11 @@
 // Attributes (element.js options; a later change updates the widget): dk,
 // m, divisor (1, 2, sqrt, dk or a positive number), seed; url-state (URL
 // prefix, e.g. "sat"), id-prefix (default "sat").
-import { t } from '../i18n.js';
-import { DASH, fixed, int, num, percent } from '../format.js';
-import { dataTable, fillTable, h, setFieldError, whenNear } from '../dom.js';
-import { parseNumber } from '../parse.js';
-import { randomSeed, readState, writeState } from '../state.js';
+import { t } from '../base/i18n.js';
+import { DASH, fixed, int, num, percent } from '../base/format.js';
+import { dataTable, fillTable, h, setFieldError, whenNear } from '../base/dom.js';
+import { parseNumber } from '../base/parse.js';
+import { randomSeed, readState, writeState } from '../base/state.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { createChart } from './chart.js';
 import { MAX_DIVISOR, SWEEP_DKS, curveDivisors, customDivisor, sweepPoints } from './saturation-sweep.js';

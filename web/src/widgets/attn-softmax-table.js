@@ -8,11 +8,11 @@
 // shows its own message for scores it cannot read. url-state (e.g. "sm": the
 // scores and d_k of each example go to sm.s0, sm.dk0, sm.s1, sm.dk1),
 // id-prefix (default "seed").
-import { inLang, t } from '../i18n.js';
-import { percent } from '../format.js';
-import { h } from '../dom.js';
-import { readState, writeState } from '../state.js';
-import { parseScores } from '../parse.js';
+import { inLang, t } from '../base/i18n.js';
+import { percent } from '../base/format.js';
+import { h } from '../base/dom.js';
+import { readState, writeState } from '../base/state.js';
+import { parseScores } from '../base/parse.js';
 import { AttnElement, define } from './element.js';
 import * as seedTable from './seed-table.js';
 import styles from './seed-table.css?inline';

@@ -15,11 +15,11 @@
 // 2, sqrt, dk), steps, seed, optimizer (adam|sgd), lr (empty: the core's
 // reference rate); autostart (start when connected); controls="none" hides
 // the controls, a host still starts with el.start() and stops with el.stop().
-import { t } from '../i18n.js';
-import { DASH, decimals, fixed, int, num, percent } from '../format.js';
-import { dataTable, h, setFieldError, svgEl } from '../dom.js';
+import { t } from '../base/i18n.js';
+import { DASH, decimals, fixed, int, num, percent } from '../base/format.js';
+import { dataTable, h, setFieldError, svgEl } from '../base/dom.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
-import { loadErrorStrings } from '../core/errors.js';
+import { loadErrorStrings } from '../bridge/errors.js';
 import { createChart } from './chart.js';
 import { Pool } from '../train/pool.js';
 import { Comparison } from '../train/comparison.js';

@@ -8,12 +8,12 @@
 //
 // Attributes (element.js options; a later change updates the widget): dk,
 // sigma-q, sigma-k, rho, seed; url-state (e.g. "var"), id-prefix (default "var").
-import { t } from '../i18n.js';
-import { DASH, int, num } from '../format.js';
-import { dataTable, fillTable, h, setFieldError } from '../dom.js';
+import { t } from '../base/i18n.js';
+import { DASH, int, num } from '../base/format.js';
+import { dataTable, fillTable, h, setFieldError } from '../base/dom.js';
 import { mathNodes, setMath } from './math-text.js';
-import { parseNumber } from '../parse.js';
-import { randomSeed, readState, writeState } from '../state.js';
+import { parseNumber } from '../base/parse.js';
+import { randomSeed, readState, writeState } from '../base/state.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { createChart } from './chart.js';
 import './variance-strings.js';

@@ -3,8 +3,8 @@
 // where the multiply-adds are fused, the CLI option that gives the same
 // numbers (--madd fused). The dot kernel's name goes in data-kernel only.
 // mount(element, client) -> {relabel()}
-import { buildName } from '../core/build-names.js';
-import { defineStrings, t } from '../i18n.js';
+import { buildName } from '../bridge/build-names.js';
+import { defineStrings, t } from '../base/i18n.js';
 
 defineStrings('build', {
   en: {

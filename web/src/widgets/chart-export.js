@@ -2,8 +2,8 @@
 // CSV. The code that makes the files (chart-files.js) loads on the first
 // click, so a page that never exports never downloads it. A failure is a
 // short message next to the buttons, never a throw.
-import { t } from '../i18n.js';
-import { h } from '../dom.js';
+import { t } from '../base/i18n.js';
+import { h } from '../base/dom.js';
 
 let files = null;
 const loadFiles = () => (files ??= import('./chart-files.js'));

@@ -5,7 +5,7 @@
 // colours). The PNG paints that same SVG tree with Canvas 2D (Path2D takes
 // SVG path data), not through an <img> of a blob: URL, which a host page's
 // img-src may forbid. Files download through <a download> and a blob: URL.
-import { h, svgEl } from '../dom.js';
+import { h, svgEl } from '../base/dom.js';
 
 const KEY_ROW = 20; // legend row height in the exported picture, px
 const SCALE = 2; // PNG pixels per CSS pixel

@@ -7,9 +7,9 @@
 // export needs concrete colours anyway. The plot has role="img" and an
 // accessible name; its numbers are in a data table next to it (dom.js
 // dataTable) and in the CSV, SVG and PNG exports (chart-export.js).
-import { h, svgEl } from '../dom.js';
-import { fixed, logTick } from '../format.js';
-import { onSchemeChange, readColors } from '../colors.js';
+import { h, svgEl } from '../base/dom.js';
+import { fixed, logTick } from '../base/format.js';
+import { onSchemeChange, readColors } from '../base/colors.js';
 import { exportRow } from './chart-export.js';
 
 const NAMES = ['fg', 'muted', 'line', 'bg', 'c-unscaled', 'c-two', 'c-sqrt', 'c-dk', 'c-custom', 'c-hist', 'c-theory', 'c-seed'];

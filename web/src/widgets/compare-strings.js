@@ -1,6 +1,6 @@
 // <attn-train-compare>'s text (attn-train-compare.js), in English and
 // Simplified Chinese. No DOM code: tests/node/strings.test.mjs loads it in Node.
-import { defineStrings } from '../i18n.js';
+import { defineStrings } from '../base/i18n.js';
 
 defineStrings('compare', {
   en: {

@@ -15,14 +15,10 @@
 // answer is {kind, key, params, file?}: kind is the attn-error event's kind,
 // key the sentence's key (setup-strings.js). The tests run once a page: every
 // widget that asks gets the same answer.
-import { browserLang, inLang, langOfTag, t } from '../i18n.js';
-import { metaCspForbidsBlobWorkers } from '../core/spawn.js';
-// Nothing of its own from element.js: imported so that the bundler keeps the
-// modules both use in the element's chunk (a page's first load) instead of
-// splitting them into more, smaller files for this one.
-import './element.js';
+import { browserLang, inLang, langOfTag, t } from '../base/i18n.js';
+import { metaCspForbidsBlobWorkers } from '../bridge/spawn.js';
 import { releaseContent } from './markup.js';
-import workerUrl from '../core/worker.js?worker&url';
+import workerUrl from '../bridge/worker.js?worker&url';
 import wasmUrl from '../wasm/attnlab_explain_relaxed.wasm?url';
 import './setup-strings.js';
 

@@ -17,12 +17,12 @@
 // A bad attribute keeps the default, shows a message in the widget and fires
 // attn-error. `url-state="sat"` (site pages only) keeps the controls in the
 // URL under that prefix; id-prefix keeps ids unique on a page of several.
-import { browserLang, getLang, inLang, langOfTag, onLangChange, t } from '../i18n.js';
-import { h } from '../dom.js';
-import { parseOption } from '../state.js';
+import { browserLang, getLang, inLang, langOfTag, onLangChange, t } from '../base/i18n.js';
+import { h } from '../base/dom.js';
+import { parseOption } from '../base/state.js';
 import './strings.js';
-import { client } from '../core/client.js';
-import { readerError } from '../core/errors.js';
+import { client } from '../bridge/client.js';
+import { readerError } from '../bridge/errors.js';
 import { footer } from './footer.js';
 
 /** Set by the embed entry before any widget connects. */
@@ -290,7 +290,7 @@ export class AttnElement extends HTMLElement {
 
   /**
    * Draw a figure's progress (`last`: its run's end): now. The site's pages
-   * replace this (web/src/seen.js) to draw a figure off screen when it comes
+   * replace this (web/src/pages/explainer/seen.js) to draw a figure off screen when it comes
    * near; a host's page draws every batch, which costs its first load nothing.
    */
   drawSeen(fn) {

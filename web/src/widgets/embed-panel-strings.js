@@ -1,6 +1,6 @@
 // The Embed panel's text (embed-panel.js, loaded with it), in English and
 // Simplified Chinese. No DOM code (tests/node/strings.test.mjs loads it).
-import { defineStrings } from '../i18n.js';
+import { defineStrings } from '../base/i18n.js';
 
 defineStrings('embed', {
   en: {

@@ -1,7 +1,7 @@
 // The Embed button's panel (footer.js loads it on the first click): the
 // script-tag and iframe snippets for the widget as it is now, to copy.
-import { inLang, t } from '../i18n.js';
-import { h } from '../dom.js';
+import { inLang, t } from '../base/i18n.js';
+import { h } from '../base/dom.js';
 import { frameHeight, resizeListener } from './frame-heights.js';
 import './embed-panel-strings.js';
 

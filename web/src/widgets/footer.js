@@ -4,9 +4,9 @@
 // could not load. Anything short of a core in a worker with its .wasm served
 // right is diagnosed (diagnose.js, loaded only then): the line says the
 // cause and its fix, and the host hears it as an attn-error event of that kind.
-import { buildName } from '../core/build-names.js';
-import { inLang, t } from '../i18n.js';
-import { h } from '../dom.js';
+import { buildName } from '../bridge/build-names.js';
+import { inLang, t } from '../base/i18n.js';
+import { h } from '../base/dom.js';
 
 /**
  * The embed URLs: where attnlab.js and frame.html are served from; null where

@@ -1,7 +1,7 @@
 // The language <select>. mount(element) -> {relabel()}; main.js relabels all
 // widgets when the language changes.
-import { LANGS, defineStrings, getLang, setLang, t } from '../i18n.js';
-import { h } from '../dom.js';
+import { LANGS, defineStrings, getLang, setLang, t } from '../base/i18n.js';
+import { h } from '../base/dom.js';
 
 defineStrings('lang', { en: { label: 'Language' }, zh: { label: '语言' } });
 

@@ -1,7 +1,7 @@
 // What an iframe that names no widget says (embed/frame-main.js; why a
 // widget's code cannot load is setup-strings.js's). No DOM code
 // (tests/node/strings.test.mjs loads it).
-import { defineStrings } from '../i18n.js';
+import { defineStrings } from '../base/i18n.js';
 
 defineStrings('embed', {
   en: {

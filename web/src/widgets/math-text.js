@@ -3,7 +3,7 @@
 // content). Its own module: the widgets that write such text import it (the
 // variance figure, the explainer's prose), the others' first load does not
 // carry it. scripts/static-text.mjs writes the same markup at build time.
-import { h } from '../dom.js';
+import { h } from '../base/dom.js';
 
 export const mathNodes = (text) => text.split(/([_^](?:\{[^}]*\}|[A-Za-z0-9]))/)
   .map((p, i) => (i % 2 ? h(p[0] === '_' ? 'sub' : 'sup', { text: p.slice(1).replace(/[{}]/g, '') }) : p));

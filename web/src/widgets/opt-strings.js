@@ -4,7 +4,7 @@
 // loaded by element.js only when a widget meets a bad attribute, so a page
 // whose attributes are all good never downloads it. No DOM code
 // (tests/node/strings.test.mjs loads it in Node).
-import { defineStrings } from '../i18n.js';
+import { defineStrings } from '../base/i18n.js';
 
 defineStrings('opt', {
   en: {

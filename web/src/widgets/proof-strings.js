@@ -1,7 +1,7 @@
 // The text of attn-proof, in English and Simplified Chinese (its own
 // module, so an embedded page loads only the strings of the widgets it shows;
 // no DOM code: tests/node/strings.test.mjs loads it in Node).
-import { defineStrings } from '../i18n.js';
+import { defineStrings } from '../base/i18n.js';
 
 // <attn-proof>: the proof of Var(q·k) = dₖ, step by step.
 defineStrings('proof', {

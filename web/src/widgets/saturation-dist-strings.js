@@ -1,7 +1,7 @@
 // The text of the saturation explorer's distribution view (saturation-dist.js),
 // in English and Simplified Chinese: loaded with that view, not in an embedded
 // widget's first load (no DOM code: tests/node/strings.test.mjs loads it in Node).
-import { defineStrings } from '../i18n.js';
+import { defineStrings } from '../base/i18n.js';
 
 defineStrings('satdist', {
   en: {

@@ -9,13 +9,13 @@
 // above, so the same means. Module, strings and wasm load when this view
 // nears the screen, so an embedded widget's first load stays within its gzip
 // budget (tests/browser/embed.test.mjs).
-import { t } from '../i18n.js';
-import { int, logTick, num, percent, powerOfTen } from '../format.js';
-import { dataTable, fillTable, h } from '../dom.js';
+import { t } from '../base/i18n.js';
+import { int, logTick, num, percent, powerOfTen } from '../base/format.js';
+import { dataTable, fillTable, h } from '../base/dom.js';
 import { createChart } from './chart.js';
 import { coreMessage, embedding } from './element.js';
 import styles from './saturation-dist.css?inline';
-import { createClient } from '../core/client.js';
+import { createClient } from '../bridge/client.js';
 import { SWEEP_DKS, curveDivisors, customDivisor, sweepPoints } from './saturation-sweep.js';
 import './saturation-dist-strings.js';
 

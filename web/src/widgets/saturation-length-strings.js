@@ -1,6 +1,6 @@
 // The text of the saturation explorer's sequence-length view
 // (saturation-length.js), in English and Simplified Chinese; loaded with it.
-import { defineStrings } from '../i18n.js';
+import { defineStrings } from '../base/i18n.js';
 
 defineStrings('satlen', {
   en: {

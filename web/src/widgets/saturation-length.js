@@ -11,10 +11,10 @@
 // embedded widget's first load would pay (saturation-ssmax.js;
 // tests/node/saturation_length.test.mjs holds it equal to the CLI's). The core checks it as every divisor
 // (SaturationSession), and the curves are its means and standard errors.
-import { t } from '../i18n.js';
-import { int, num } from '../format.js';
-import { fillTable, h, setFieldError } from '../dom.js';
-import { readState, writeState } from '../state.js';
+import { t } from '../base/i18n.js';
+import { int, num } from '../base/format.js';
+import { fillTable, h, setFieldError } from '../base/dom.js';
+import { readState, writeState } from '../base/state.js';
 import { coreMessage, timed } from './element.js';
 import { createChart } from './chart.js';
 import { parseS, ssmaxDivisor } from './saturation-ssmax.js';

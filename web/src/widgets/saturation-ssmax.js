@@ -2,7 +2,7 @@
 // sequence-length view, by the formula of the core's ssmax_divisor
 // (explain/saturation_divisor.h) and with its range for s; no DOM, so
 // tests/node/saturation_length.test.mjs compares it with the CLI in Node.
-import { parseNumber } from '../parse.js';
+import { parseNumber } from '../base/parse.js';
 
 // The core's kMinSsmaxS, kMaxSsmaxS (explain/saturation_divisor.h).
 const S_RANGE = [1e-6, 1e6];

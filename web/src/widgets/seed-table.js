@@ -5,11 +5,11 @@
 // mount(element, client, {examples, idPrefix, onRender, speak}) -> {relabel(), set(i, {scores, dk})}; the
 // reader edits each example's scores and d_k, and only that example's rows are
 // recomputed; onRender(i, [unscaled, scaled results]) follows each redraw.
-import { t } from '../i18n.js';
-import { DASH, fixed, int, list, num, percent } from '../format.js';
-import { h, setFieldError } from '../dom.js';
-import { parseNumber, parseScores } from '../parse.js';
-import { readerError } from '../core/errors.js';
+import { t } from '../base/i18n.js';
+import { DASH, fixed, int, list, num, percent } from '../base/format.js';
+import { h, setFieldError } from '../base/dom.js';
+import { parseNumber, parseScores } from '../base/parse.js';
+import { readerError } from '../bridge/errors.js';
 import { coreMessage } from './element.js';
 import './seed-strings.js';
 

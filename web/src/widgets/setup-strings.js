@@ -4,7 +4,7 @@
 // of a working widget that had to do without something (a worker, the right
 // MIME type) adds its sentence after "Computed … on the main thread."
 // No DOM code (tests/node/strings.test.mjs loads it).
-import { defineStrings } from '../i18n.js';
+import { defineStrings } from '../base/i18n.js';
 
 defineStrings('setup', {
   en: {

@@ -4,7 +4,7 @@
 // element.js imports it; each widget imports its own table (chain-strings.js,
 // variance-strings.js, ...), so an embedded page loads only the text of the
 // widgets it shows. No DOM code: tests/node/strings.test.mjs loads it in Node.
-import { defineStrings } from '../i18n.js';
+import { defineStrings } from '../base/i18n.js';
 
 // Shared by the widgets: the summary of a chart's data table (a core error's sentence
 // is core/errors.js's),

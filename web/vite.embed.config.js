@@ -6,6 +6,8 @@
 // Nothing here may put CSS into the host page: widgets style their shadow roots
 // with constructable stylesheets (?inline imports), and the build fails if a
 // CSS file would be emitted (Vite would inject it into the host's <head>).
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { cspMeta, formulas, requireWasm } from './vite.config.js';
@@ -86,8 +88,19 @@ function plainDynamicImports() {
 
 const src = (p) => fileURLToPath(new URL(p, import.meta.url));
 
-// The modules every embedded widget loads first (see codeSplitting below).
-const FIRST_LOAD = /[\\/]src[\\/](i18n|url|dom|state|format|parse|number-text|math[\\/]mode|widgets[\\/](element|footer|strings)|core[\\/](client|rpc|errors|build|build-names|spawn))\.js$|[\\/]src[\\/]core[\\/]worker\.js\?worker&url$/;
+// The modules every embedded widget loads first (see codeSplitting below). A
+// path that no longer exists (a module moved or renamed) stops the build: the
+// group would silently lose it, and the first widget would pay a request more.
+const FIRST_LOAD_FILES = [
+  'base/i18n.js', 'base/url.js', 'base/dom.js', 'base/state.js', 'base/format.js', 'base/parse.js', 'base/number-text.js',
+  'math/mode.js', 'widgets/element.js', 'widgets/footer.js', 'widgets/strings.js',
+  'bridge/client.js', 'bridge/rpc.js', 'bridge/errors.js', 'bridge/generic-error-strings.js', 'bridge/build.js',
+  'bridge/build-names.js', 'bridge/spawn.js', 'bridge/worker.js?worker&url',
+];
+for (const f of FIRST_LOAD_FILES)
+  if (!fs.existsSync(src(`./src/${f.replace(/\?.*$/, '')}`))) throw new Error(`vite.embed.config.js: FIRST_LOAD_FILES names src/${f}, which does not exist`);
+const FIRST_LOAD_IDS = new Set(FIRST_LOAD_FILES.map((f) => src(`./src/${f}`)));
+const FIRST_LOAD = (id) => FIRST_LOAD_IDS.has(id.split(path.sep).join('/'));
 
 export default defineConfig({
   root: src('./src/embed/'),

@@ -136,6 +136,8 @@ async function openDetails(page, tableId) {
     const d = t.closest('details');
     if (!d.open) d.open = true;
   });
+  // The saturation explorer's rows are filled by code loaded when a table first opens.
+  await page.waitForFunction((id) => document.getElementById(id).tBodies[0]?.rows.length > 0, tableId, { timeout: 15_000 });
 }
 
 /** The saturation row table: [{score, scaled, pu, ps}] and its footer. */

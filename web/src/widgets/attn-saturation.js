@@ -50,6 +50,15 @@ const log2Clamp = (x, lo, hi) => String(Math.min(hi, Math.max(lo, Math.round(Mat
 // divisor="…": one of the named divisors, or a number (the custom divisor).
 const DIVISOR_SPEC = { ...SPECS.c, type: 'divisor', values: CURVES.filter((c) => c[1]).map((c) => c[0]), def: SPECS.div.def };
 
+// The curves' x axis, an option of the widget (this.axis): d_k at the reader's m
+// here; saturation-length.js gives d_k or n, with one curve more. key: its
+// table rows' data-<key>; text: its string keys, by the indices below.
+const DK_AXIS = {
+  key: 'dk', xs: SWEEP_DKS, curves: CURVES, point: (x, v) => ({ x, dk: x, m: v.m }), marker: (v) => v.dk,
+  text: ['sat.chartName', 'sat.curvesNote', 'sat.curvesProgress', 'sat.curvesDone', 'sat.curveTable', 'sat.col.dk'],
+};
+const [NAME, NOTE, PROGRESS, DONE, TABLE] = [0, 1, 2, 3, 4];  // 5: the table's first column (saturation-curve-table.js)
+
 class AttnSaturation extends AttnElement {
   defaultIdPrefix = 'sat';
 
@@ -133,15 +142,9 @@ class AttnSaturation extends AttnElement {
     this.curvesHeading = h('h3', { class: 'widget-h' });
     this.curvesNote = h('p', { class: 'note', id: I('curves-note') });
     this.progress = h('p', { class: 'progress', id: I('progress'), role: 'status' });
-    this.charts = STATS.map((stat) => {
-      const c = createChart({
-        xLog: true, height: 200, xName: 'd_k',
-        yRange: stat === 'maxProb' ? [0, 1] : undefined,
-        series: CURVES.map(([, , color, dash]) => ({ color, dash })),
-      });
-      c.el.id = I(`chart-${stat}`);
-      return { stat, c };
-    });
+    this.axis = DK_AXIS;
+    this.chartBox = h('div', { class: 'curve-charts' });
+    this.buildCharts();
     // The distribution view's place, its height kept while it loads (renderCurves).
     this.distSlot = h('div', { id: I('dist') });
     this.dist = null;
@@ -158,7 +161,7 @@ class AttnSaturation extends AttnElement {
       this.curvesHeading,
       this.curvesNote,
       this.progress,
-      h('div', { class: 'curve-charts' }, this.charts.map((x) => x.c.el)),
+      this.chartBox,
       this.curveTable.details,
       this.distSlot);
 
@@ -222,6 +225,20 @@ class AttnSaturation extends AttnElement {
     this.runSweep(); // a link's sat.x=n opens the n view: the page's main.js asks for it
   }
 
+  buildCharts() {
+    for (const { c } of this.charts ?? []) c.destroy();
+    this.charts = STATS.map((stat) => {
+      const c = createChart({
+        xLog: true, height: 200, xName: this.axis.key === 'n' ? 'n' : 'd_k',
+        yRange: stat === 'maxProb' ? [0, 1] : undefined,
+        series: this.axis.curves.map(([, , color, dash]) => ({ color, dash })),
+      });
+      c.el.id = this.id_(`chart-${stat}`);
+      return { stat, c };
+    });
+    this.chartBox.replaceChildren(...this.charts.map((x) => x.c.el));
+  }
+
   // Outside the first load (the embed's gzip budget), like the length view.
   loadDist() {
     return this.distLoading ??= import('./saturation-dist.js').then((m) => {
@@ -244,7 +261,7 @@ class AttnSaturation extends AttnElement {
     // The length view runs sweeps of its own, without the distribution.
     this.distSlot.hidden = true;
     this.dist?.stop();
-    return import('./saturation-length.js').then((m) => m.extend(this, CURVES, fmtStat));
+    return import('./saturation-length.js').then((m) => m.lengthView(this, CURVES));
   }
 
   syncControls() {
@@ -299,13 +316,13 @@ class AttnSaturation extends AttnElement {
     writeState(this.statePrefix, { dk: this.v.dk, div: this.v.div, c: this.v.c, m: this.v.m, seed: this.v.seed, thr: this.v.thr });
     this.announce(this.state());
     if (row) this.updateRow();
-    if (sweep) this.runSweep();
+    if (sweep || this.axis.resweep?.(this.sweepMeta, this.v)) this.runSweep();
     if (highlight) {
       this.highlightCurves();
       this.renderCurves();
     }
     this.renderControls();
-    for (const { c } of this.charts) c.setMarker(this.v.dk);
+    for (const { c } of this.charts) c.setMarker(this.axis.marker(this.v));
     this.dist?.update();
   }
 
@@ -348,25 +365,27 @@ class AttnSaturation extends AttnElement {
   //      running means and standard errors are the core's (SaturationSession) ----
   async runSweep() {
     const gen = ++this.sweepGen;
-    const m = this.v.m;
-    const seed = this.v.seed;
+    const { m, dk, seed } = this.v;
+    const a = this.axis;
     this.sweep = new Map();
-    this.sweepMeta = { m, seed, rows: 0, custom: customDivisor(this.v.c), done: 0 };
-    this.dist?.restart();
+    const meta = this.sweepMeta = { axis: a.key, m, dk, seed, rows: 0, custom: customDivisor(this.v.c), done: 0 };
+    // The distribution view sweeps the d_k axis's points only (the length view hides it).
+    if (a === DK_AXIS) this.dist?.restart();
+    const stale = () => gen !== this.sweepGen;
+    const divisorsAt = a.divisorsAt?.(meta, stale) ?? curveDivisors(this.client, CURVES, meta.custom);
     this.labelCharts();
     this.highlightCurves();
     this.renderCurves();
     try {
       await sweepPoints(this.client, {
-        points: SWEEP_DKS.map((dk) => ({ x: dk, dk, m })), seed,
-        divisorsAt: curveDivisors(this.client, CURVES, this.sweepMeta.custom), stale: () => gen !== this.sweepGen,
-        onChunk: (dk, i, used, res) => {
-          this.sweepMeta.rows += res.rows - (this.sweep.get(`${dk}|1`)?.n ?? 0);
+        points: a.xs.map((x) => a.point(x, this.v)), seed, divisorsAt, stale,
+        onChunk: (x, i, used, res) => {
+          meta.rows += res.rows - (this.sweep.get(`${x}|1`)?.n ?? 0);
           res.stats.forEach((r, j) => {
             const stats = Object.fromEntries(STATS.map((st) => [st, r[st]]));
-            this.sweep.set(`${dk}|${used[j].key}`, { n: res.rows, divisor: r.divisor, stats });
+            this.sweep.set(`${x}|${used[j].key}`, { n: res.rows, divisor: r.divisor, stats });
           });
-          this.sweepMeta.current = dk;
+          meta.current = x;
           this.drawSeen(() => timed('sat.curves', () => this.renderCurves()));
         },
         onPoint: (i) => { this.sweepMeta.done = i + 1; },
@@ -447,35 +466,35 @@ class AttnSaturation extends AttnElement {
   }
 
   labelCharts() {
-    const curveLabels = CURVES.map(([key]) => t(`sat.curveLabel.${key}`, { c: this.sweepMeta?.custom ? num(this.sweepMeta.custom, 6) : 'c' }));
+    const meta = this.sweepMeta;
+    const curveLabels = this.axis.curves.map(([key]) => this.axis.label?.(key, meta) ?? t(`sat.curveLabel.${key}`, { c: meta?.custom ? num(meta.custom, 6) : 'c' }));
     for (const { stat, c } of this.charts) {
       const title = t(`sat.chart.${stat}`);
-      c.setLabels(title, t('sat.chartName', { title }), curveLabels);
+      c.setLabels(title, t(this.axis.text[NAME], { title }), curveLabels);
     }
   }
 
   highlightCurves() {
-    for (const { c } of this.charts) c.setWidths(CURVES.map(([key]) => (key === this.v.div ? 3.5 : 1.75)));
+    for (const { c } of this.charts) c.setWidths(this.axis.curves.map(([key]) => (key === this.v.div ? 3.5 : 1.75)));
   }
 
   renderCurves() {
     const meta = this.sweepMeta;
+    const a = this.axis;
     if (!meta) return;
-    const xs = SWEEP_DKS.filter((dk) => this.sweep.has(`${dk}|1`));
+    const xs = a.xs.filter((x) => this.sweep.has(`${x}|1`));
     for (const { stat, c } of this.charts) {
-      const ys = CURVES.map(([key]) => xs.map((dk) => this.sweep.get(`${dk}|${key}`)?.stats[stat].mean ?? null));
-      c.setData([xs, ...ys]);
-      // The custom curve only while the reader has chosen it.
+      c.setData([xs, ...a.curves.map(([key]) => xs.map((x) => this.sweep.get(`${x}|${key}`)?.stats[stat].mean ?? null))]);
+      // The custom curve only while the reader has chosen it; the axis's own (ssmax) once it has its divisor.
       c.show(CURVES.length, meta.custom !== null && this.v.div === 'custom');
-      c.setMarker(this.v.dk);
+      a.show?.(c, meta);
+      c.setMarker(a.marker(this.v));
     }
-    this.curvesNote.textContent = t('sat.curvesNote', { rows: int(meta.rows), m: int(meta.m) });
-    this.progress.textContent = this.sweepError
-      ? coreMessage(this.sweepError)
-      : (meta.done < SWEEP_DKS.length
-        ? t('sat.curvesProgress', { dk: int(meta.current ?? 1), done: int(meta.done + 1), total: int(SWEEP_DKS.length) })
-        : t('sat.curvesDone'));
-    this.box.dataset.sweep = meta.done === SWEEP_DKS.length ? 'done' : 'running';
+    const p = { rows: int(meta.rows), m: int(meta.m), dk: int(meta.current ?? 1), n: int(meta.current ?? 2), done: int(meta.done + 1), total: int(a.xs.length) };
+    this.curvesNote.textContent = t(a.text[NOTE], { ...p, dk: int(meta.dk) });
+    this.progress.textContent = this.sweepError ? coreMessage(this.sweepError) : t(a.text[meta.done < a.xs.length ? PROGRESS : DONE], p);
+    this.box.dataset.sweep = meta.done === a.xs.length ? 'done' : 'running';
+    this.box.dataset.axis = a.key;
     this.renderCurveTable();
     // Watched once the curves above it have their height (before, everything is near).
     if (!this.distWatched) {
@@ -494,21 +513,17 @@ class AttnSaturation extends AttnElement {
     const tb = this.curveTable;
     const meta = this.sweepMeta;
     tb.summary.textContent = t('widget.tableSummary');
-    tb.title.textContent = meta ? t('sat.curveTable', { m: int(meta.m), seed: int(meta.seed) }) : '';
-    if (!tb.details.open || !meta) return;
-    fillTable(tb, ['sat.col.dk', 'sat.col.divisor', 'sat.col.rows', ...STATS.map((s) => `sat.col.${s}`)].map((k) => t(k)), []);
-    const rows = [];
-    for (const dk of SWEEP_DKS)
-      for (const [key] of CURVES) {
-        const p = this.sweep.get(`${dk}|${key}`);
-        if (!p) continue;
-        rows.push(h('tr', { dataset: { dk, div: key } },
-          h('th', { scope: 'row', text: int(dk) }),
-          h('td', { text: num(p.divisor, 6) }),
-          h('td', { text: int(p.n) }),
-          ...STATS.map((s) => h('td', { dataset: { stat: s, mean: p.stats[s].mean }, text: `${fmtStat(s, p.stats[s].mean)} ± ${num(p.stats[s].se, 2)}` }))));
-      }
-    tb.body.replaceChildren(...rows);
+    tb.title.textContent = meta ? t(this.axis.text[TABLE], { m: int(meta.m), dk: int(meta.dk), seed: int(meta.seed) }) : '';
+    if (tb.details.open && meta) this.fillTable();
+  }
+
+  /** Fill the curves' table (saturation-curve-table.js, loaded when it is first opened). */
+  fillTable() {
+    if (this.tableCode) return this.tableCode.fill(this, STATS, fmtStat);
+    this.tableLoading ??= import('./saturation-curve-table.js').then((m) => {
+      this.tableCode = m;
+      this.renderCurveTable();
+    });
   }
 
   relabel() {
@@ -523,6 +538,7 @@ class AttnSaturation extends AttnElement {
     this.resample.textContent = t('sat.resample');
     this.lengthButton.textContent = t('sat.length');
     this.curvesHeading.textContent = t('sat.curvesHeading');
+    this.axis.relabel?.();
     this.labelCharts();
     this.highlightCurves();
     this.renderNotices();

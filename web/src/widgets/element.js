@@ -25,13 +25,14 @@ import { client } from '../bridge/client.js';
 import { readerError } from '../bridge/errors.js';
 import { footer } from './footer.js';
 
-/** Set by the embed entry before any widget connects. */
+/** How the widgets are hosted: set by the embed entry (or a page) before any widget connects. */
 export const embedding = {
   on: false,
   sheets: [],              // CSSStyleSheet[] adopted by every shadow root
   sheet: null,             // (css text) -> CSSStyleSheet, with the embed's own rem (runtime.js)
   scriptUrl: null,         // attnlab.js's URL (the Embed button's snippets point at it)
   live: new Set(),         // the widgets in the document (runtime.js relabels them when <html lang> changes)
+  drawWhen: null,          // (element, draw, last): when to draw a figure's progress (the site's: pages/explainer/seen.js); null: now
 };
 
 const COMMON_ATTRS = ['lang', 'theme', 'controls'];
@@ -289,12 +290,12 @@ export class AttnElement extends HTMLElement {
   }
 
   /**
-   * Draw a figure's progress (`last`: its run's end): now. The site's pages
-   * replace this (web/src/pages/explainer/seen.js) to draw a figure off screen when it comes
-   * near; a host's page draws every batch, which costs its first load nothing.
+   * Draw a figure's progress (`last`: its run's end): now, or when
+   * embedding.drawWhen says (the site draws a figure off screen when it comes
+   * near); a host's page draws every batch, which costs its first load nothing.
    */
-  drawSeen(fn) {
-    fn();
+  drawSeen(fn, last) {
+    embedding.drawWhen ? embedding.drawWhen(this, fn, last) : fn();
   }
 
   build() {}

@@ -1,7 +1,7 @@
 // The page: draws the first screen's live figure (hero.js), loads the
 // custom elements of sections 1-5 one per task (section 6's loads on its Start button,
 // page-training.js), fills the page's own text, and relabels the rest when the language changes. Every widget talks to
-// the one core worker (core/client.js); each works alone on a page too.
+// the one core worker (bridge/client.js); each works alone on a page too.
 import '../../base/style.css';
 import '../site/page.css';
 import './page-strings.js';
@@ -16,7 +16,8 @@ import * as hero from './hero.js';
 import { loadInTurn } from './stagger.js';
 import { whenNear } from '../../base/dom.js';
 import { mathNodes } from '../../widgets/math-text.js';
-import './seen.js';
+import { embedding } from '../../widgets/element.js';
+import { drawWhenNear } from './seen.js';
 
 const byId = (id) => document.getElementById(id);
 
@@ -27,6 +28,8 @@ const mathProse = () => {
     if (/[_^]/.test(text)) el.replaceChildren(...mathNodes(text));
   }
 };
+// A figure off screen draws its progress when it comes near (seen.js).
+embedding.drawWhen = drawWhenNear;
 applyDocument();
 mathProse();
 const widgets = [

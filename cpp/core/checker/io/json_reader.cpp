@@ -63,16 +63,16 @@ class TensorReader : JsonReader {
  private:
   // Kind "syntax"; failk() at the cursor gives another kind. The params hold
   // the line and column, then `extra` (members with a leading comma, or "").
-  [[noreturn]] void raise_syntax(std::size_t at, const std::string& what) const override { raise(at, "syntax", "", what); }
+  [[noreturn]] void raise_syntax(std::size_t at, const std::string& what) const override { raise("syntax", "", what, at); }
   [[noreturn]] void failk(const char* kind, const std::string& extra, const char* fmt, ...) const
       __attribute__((format(printf, 4, 5))) {
     std::va_list args;
     va_start(args, fmt);
     const std::string what = vstrf(fmt, args);
     va_end(args);
-    raise(i_, kind, extra, what);
+    raise(kind, extra, what, i_);
   }
-  [[noreturn]] void raise(std::size_t at, const char* kind, const std::string& extra, const std::string& what) const {
+  [[noreturn]] void raise(const char* kind, const std::string& extra, const std::string& what, std::size_t at) const {
     const TextPlace p = place(at);
     fail_kind(argument_, kind, strf("{\"format\":\"json\",\"line\":%zu,\"column\":%zu", p.line, p.column) + extra + "}",
               "json: line %zu, column %zu: %s", p.line, p.column, what.c_str());

@@ -975,6 +975,10 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     const page = await openPage('sat.seed=1', { viewport: { width: 1280, height: 900 } });
     await waitFor(page, () => document.querySelector('attn-saturation').dataset.sweep === 'done', 'the sweep', null, 40_000);
     await page.$eval('#saturation', (e) => e.scrollIntoView());
+    // The distribution view below loads when it is reached and sweeps rows of its
+    // own: the drag is measured once it is done (its draws are its own figure's work).
+    await page.waitForTimeout(500);
+    await waitFor(page, () => !document.querySelector('.sat-dist') || document.querySelector('.sat-dist').dataset.sweep === 'done', 'the distribution view', null, 60_000);
     await page.evaluate(() => {
       performance.clearMeasures();
       window.__frames = [];

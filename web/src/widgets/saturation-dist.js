@@ -13,7 +13,7 @@ import { t } from '../base/i18n.js';
 import { int, logTick, num, percent, powerOfTen } from '../base/format.js';
 import { dataTable, fillTable, h } from '../base/dom.js';
 import { createChart } from './chart.js';
-import { coreMessage, embedding } from './element.js';
+import { coreMessage, embedding, timed } from './element.js';
 import styles from './saturation-dist.css?inline';
 import { createClient } from '../bridge/client.js';
 import { SWEEP_DKS, curveDivisors, customDivisor, sweepPoints } from './saturation-sweep.js';
@@ -132,7 +132,7 @@ export class SaturationDist {
         onChunk: (dk, i, used, res) => {
           res.stats.forEach((r, j) => this.sweep.set(`${dk}|${used[j].key}`,
             { n: res.rows, divisor: r.divisor, stats: { jacobianNorm: r.jacobianNorm }, dist: readDist(r.dist) }));
-          this.w.drawSeen(() => this.render());
+          this.w.drawSeen(() => this.renderSoon());
         },
       });
       if (gen !== this.gen) return;
@@ -143,6 +143,14 @@ export class SaturationDist {
     }
     this.el.dataset.sweep = this.meta.error ? 'error' : 'done';
     this.render();
+  }
+
+  // Its four charts, the sentence and the table redrawn for every chunk of rows
+  // made long tasks of the page's layout (140 ms on a loaded 2-core machine,
+  // while the reader drags the d_k slider above): at most four draws a second
+  // while the sweep runs; its end draws at once (render()).
+  renderSoon() {
+    this.soon ??= setTimeout(() => timed('sat.dist', () => this.render()), 250);
   }
 
   /** The widget left the document: the sweep stops at its next chunk. */
@@ -171,6 +179,8 @@ export class SaturationDist {
 
   /** Redraw from the widget's sweep (every point so far). */
   render() {
+    clearTimeout(this.soon);
+    this.soon = null;
     const w = this.w;
     const meta = this.meta;
     if (!meta) return;

@@ -1,6 +1,7 @@
 #include "check_command.h"
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -122,6 +123,24 @@ attn::CheckReport check_files(const CheckRequest& request, const FileReader& rea
   auto format_of = [&](const std::string& path) {
     return request.format.empty() ? attn::format_from_name(path) : attn::parse_format(request.format);
   };
+  // An .npz or .npy read as CSV or JSON text would be refused at its first NUL
+  // byte: say what the file is, and how to read it as that (a file without a
+  // NUL byte is left to the text reader, so nothing more is refused).
+  auto text = [](attn::TensorFormat f) { return f == attn::TensorFormat::Csv || f == attn::TensorFormat::Json; };
+  auto read_as = [&](const std::string& path) {
+    auto bytes = read(path);
+    const attn::TensorFormat as = format_of(path), is = attn::sniff_format(bytes.data(), bytes.size());
+    if (text(as) && !text(is) && is != attn::TensorFormat::Auto && std::memchr(bytes.data(), 0, bytes.size())) {
+      const std::string name = attn::format_name(is);
+      // Without --format the name decides, so dropping it helps only where the name does not say text.
+      const bool drop = !request.format.empty() && !text(attn::format_from_name(path));
+      throw UsageError("'" + attn::escaped(path) + "' looks like an ." + name + " (it begins as " +
+                       (is == attn::TensorFormat::Npz ? "a zip archive" : "a NumPy array file") + " does), not " +
+                       (as == attn::TensorFormat::Csv ? "CSV" : "JSON") + " text: " +
+                       (drop ? "drop --format (or give --format " + name + ")" : "give --format " + name + " (or --format auto)"));
+    }
+    return bytes;
+  };
   const std::string& extra = request.logits.empty() ? request.probs : request.logits;
   // The stages: q and k read, the model's scores read (given apart), the heads judged.
   const std::size_t stages = 2 + (extra.empty() ? 0 : 1);
@@ -136,13 +155,13 @@ attn::CheckReport check_files(const CheckRequest& request, const FileReader& rea
   bool has_scores = false;
   auto load = [&] {
     if (request.files.size() == 1) {
-      const auto bytes = read(request.files[0]);
+      const auto bytes = read_as(request.files[0]);
       attn::QkTensors t = attn::load_qk(bytes.data(), bytes.size(), format_of(request.files[0]), request.options);
       if (t.format == attn::TensorFormat::Npz) has_scores = attn::load_npz_scores(bytes.data(), bytes.size(), scores);
       return t;
     }
-    const auto q = read(request.files.at(0));
-    const auto k = read(request.files.at(1));
+    const auto q = read_as(request.files.at(0));
+    const auto k = read_as(request.files.at(1));
     return attn::load_qk_pair(q.data(), q.size(), format_of(request.files[0]), k.data(), k.size(),
                               format_of(request.files[1]), request.options.sequences);
   };
@@ -151,7 +170,7 @@ attn::CheckReport check_files(const CheckRequest& request, const FileReader& rea
     at(1, "reading '" + attn::escaped(extra) + "'");
     const attn::ScoreKind kind = request.logits.empty() ? attn::ScoreKind::Probs : attn::ScoreKind::Logits;
     if (has_scores) attn::fail_scores_twice(scores.kind, kind);
-    const auto bytes = read(extra);
+    const auto bytes = read_as(extra);
     scores = attn::load_scores(bytes.data(), bytes.size(), format_of(extra), kind, &t);
     has_scores = true;
   }

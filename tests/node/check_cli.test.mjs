@@ -197,6 +197,26 @@ test('options: the divisor, array names and format', () => {
   rejects(['check', renamed, '--format', 'csv'], "csv: line 1 starts with '{\"q\": [[[");
 });
 
+test('an .npz or .npy read as text (--format, or a .csv name): what it is and how to read it, not its NUL byte', () => {
+  const npz = corpusPath('npz/good.npz');
+  const sayNpz = "looks like an .npz (it begins as a zip archive does), not ";
+  rejects(['check', npz, '--format', 'csv'], `'${npz}' ${sayNpz}CSV text: drop --format (or give --format npz)`);
+  rejects(['check', npz, '--format', 'json'], `${sayNpz}JSON text: drop --format (or give --format npz)`);
+  rejects(['check', corpusPath('npy/q.npy'), corpusPath('npy/k.npy'), '--format', 'csv'],
+    "q.npy' looks like an .npy (it begins as a NumPy array file does), not CSV text: drop --format (or give --format npy)");
+  rejects(['check', npz, '--logits', corpusPath('npy/q.npy'), '--format', 'json'], `${sayNpz}JSON text`);
+  // Named .csv, the name decides: dropping --format would not help.
+  const named = path.join(TMP, 'really-npz.csv');
+  fs.copyFileSync(npz, named);
+  rejects(['check', named], `${sayNpz}CSV text: give --format npz (or --format auto)`);
+  rejects(['check', named, '--format', 'csv'], 'give --format npz (or --format auto)');
+  assert.equal(report([named, '--format', 'auto']).format, 'npz');
+  // Text that merely begins with "PK" is still read as text.
+  const pk = path.join(TMP, 'pk.csv');
+  fs.writeFileSync(pk, 'PK,1,2\nk,3,4\nk,5,6\n');
+  assert.equal(report([pk, '--q', 'PK', '--format', 'csv']).format, 'csv');
+});
+
 test('usage errors, unreadable and oversized files: one line, status 2', () => {
   const good = corpusPath('npz/good.npz');
   rejects(['check'], 'check needs one file (q and k together) or two (q, then k), got 0');

@@ -8,7 +8,9 @@
 // screen; it loads the presets' wasm module of its own (cpp/wasm/presets_bindings.cpp)
 // on this thread, never the widgets' worker or the explainer's module, whose
 // bytes an embedded widget's host pays.
-import { detectBuild } from '../../bridge/detect.js';
+import { loadModule } from '../../bridge/loader.js';
+import { check } from '../../bridge/wasm-call.js';
+import { nextTask } from '../../bridge/rpc.js';
 import { getLang, t } from '../../base/i18n.js';
 import './presets-strings.js';
 import { decimals, fixed, int, num, significant } from '../../base/format.js';
@@ -27,28 +29,16 @@ const DRAW_BATCH = 1000; // Gemma 2: 0.5 M normals, 10-30 ms
 export const DRAWS = 4000;
 export const SEED = 1;
 
-const MODULES = {
-  relaxed: () => import('../../wasm/attnlab_presets_relaxed.js'),
-  simd: () => import('../../wasm/attnlab_presets_simd.js'),
-  scalar: () => import('../../wasm/attnlab_presets_scalar.js'),
-};
-const nextTask = () => new Promise((done) => setTimeout(done));
-
-/** The result, or a throw when it carries the core's error (the inputs here are fixed: a bug). */
-function ok(r) {
-  if (r.error) throw new Error(r.error);
-  return r;
-}
 
 /** A core session's result after `total` in batches of `batch`, a task each; deleted after. */
 async function drawn(session, configure, total, batch, read) {
   try {
-    ok(configure(session));
+    check(configure(session));
     for (let done = 0; done < total; done += batch) {
       await nextTask();
-      ok(session.draw(Math.min(batch, total - done)));
+      check(session.draw(Math.min(batch, total - done)));
     }
-    return ok(read(session));
+    return check(read(session));
   } finally {
     session.delete();
   }
@@ -213,9 +203,8 @@ export function mount(section, explorer) {
 
   render();
   (async () => {
-    const build = buildFromSearch();
-    const variant = await detectBuild(build);
-    const M = await (await MODULES[variant]()).default();
+    // The presets' module on the main thread (its batches are a task each), through the one loader.
+    const M = await loadModule('presets', buildFromSearch());
     presets = M.presets();
     render();
     await computeRows(M, (rows) => {

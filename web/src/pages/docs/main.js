@@ -142,11 +142,13 @@ const sections = ELEMENTS.map((item) => {
     }
   }
   customElements.whenDefined(tag).then(render);
-  // An element whose code never defines it (not in this build) says so, after a while.
+  // An element whose code never defines it (not in this build) says so, after a
+  // while: long enough that a slow machine's definition comes first (at 8 s, a
+  // loaded CI machine showed the note, then the table: a layout shift under the reader).
   setTimeout(() => {
     pending = true;
     if (!customElements.get(tag)) render();
-  }, 8000);
+  }, 30_000);
   return { section, render };
 });
 

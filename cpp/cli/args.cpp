@@ -2,6 +2,7 @@
 
 #include "base/format.h"
 #include "base/number.h"
+#include "base/size_limits.h"
 #include "base/text.h"
 #include "train/train_config.h"
 
@@ -109,14 +110,17 @@ std::vector<double> Args::reals(const std::string& name) const {
   return out;
 }
 
+// The trainer's train_limits still spell the cap's range: held to base's until they name it.
+static_assert(attn::train_limits::kMinCap == attn::limits::kMinCap && attn::train_limits::kMaxCap == attn::limits::kMaxCap);
+
 const std::string& cap_range() {
-  namespace L = attn::train_limits;
+  namespace L = attn::limits;
   static const std::string text = "[" + attn::num(L::kMinCap) + ", " + attn::num(L::kMaxCap) + "]";
   return text;
 }
 
 double cap_option(const Args& a, const std::string& name) {
-  namespace L = attn::train_limits;
+  namespace L = attn::limits;
   if (!a.has(name)) return 0;
   const double v = a.real(name, 0.0);
   if (!(v >= L::kMinCap && v <= L::kMaxCap))

@@ -45,15 +45,12 @@ class Args {
 };
 
 // --softcap (saturation, train, sweep) and --qk-clip (train, sweep): one range
-// for every command, the core's train_limits [kMinCap, kMaxCap] = [1e-3, 1e4],
-// which the trainer's validate() enforces for its float32 logits (below 1e-3
-// every capped logit is within 1e-3 of 0: attention uniform to 3 digits; past
-// 1e4 it changes only logits in the thousands, where softmax is one-hot with
-// or without it). The saturation Monte Carlo, in double, would take more (its
-// core checks [1e-30, 1e12]), but a range per command made one option mean two
-// things (issue 31). cap_range() is the text the option table
-// states, cap_option() the one check: the value, or 0 (off) when not given;
-// 0 itself is refused (leave the option out for no cap).
+// for every command, the core's [kMinCap, kMaxCap] = [1e-3, 1e4]
+// (base/size_limits.h, which the trainer and the saturation session check
+// too: a range per command made one option mean two things, issue 31).
+// cap_range() is the text the option table states, cap_option() the one
+// check: the value, or 0 (off) when not given; 0 itself is refused (leave the
+// option out for no cap).
 const std::string& cap_range();
 double cap_option(const Args& a, const std::string& name);
 

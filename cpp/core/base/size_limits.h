@@ -20,6 +20,13 @@ inline constexpr std::size_t kMaxScores = 1'000'000;   // one softmax row
 // Divisors: 1/kMinDivisor must fit a float (attention multiplies by it in float).
 inline constexpr double kMinDivisor = 1e-30;
 inline constexpr double kMaxDivisor = 1e12;
+// A logit soft-cap c (and QK-clip's τ) is 0 (off) or in [1e-3, 1e4], in the
+// trainer (float logits), the saturation Monte Carlo and every caller: below
+// 1e-3 every capped logit is within 1e-3 of 0 (attention uniform to 3
+// digits); past 1e4 it changes only logits in the thousands, where softmax is
+// one-hot with or without it; s/c stays finite for any float logit.
+inline constexpr double kMinCap = 1e-3;
+inline constexpr double kMaxCap = 1e4;
 
 // `attnlab check` and the page's checker: q and k read from a user's file.
 // Every limit is enforced from the header (or while reading text) before the

@@ -83,9 +83,9 @@ void check_divisors(std::size_t n_divisors, const double* divisors) {
   for (std::size_t c = 0; c < n_divisors; ++c) Divisor::value(divisors[c]);
 }
 
-// 0 is no cap; a cap has a divisor's range (c·tanh(x / c) is finite for any finite x there).
+// 0 is no cap; else the trainer's range (size_limits.h), so a cap means the same on every page and command.
 void check_softcap(double softcap) {
-  if (softcap != 0) check_real("softcap", softcap, limits::kMinDivisor, limits::kMaxDivisor);
+  if (softcap != 0) check_real("softcap", softcap, limits::kMinCap, limits::kMaxCap);
 }
 
 }  // namespace
@@ -112,7 +112,7 @@ SaturationSession::SaturationSession(std::size_t dk, std::size_t m, std::uint64_
   softcap_ = softcap;
   capped_.resize(m);
   // Capped after the divisor, so the softmax then divides by 1. A score (a float
-  // dot product) over a divisor >= 1e-30 is a finite double, and so is x / c.
+  // dot product) over a divisor >= 1e-30 is a finite double, and so is x / c (c >= 1e-3).
   cap_ = [](const double* s, std::size_t n, double divisor, double c, double* out) {
     for (std::size_t j = 0; j < n; ++j) out[j] = c * std::tanh(s[j] / divisor / c);
   };

@@ -61,7 +61,7 @@ inline constexpr int kMaxThresholdExponent = kHistDecades;
 // Throws ArgumentError for dk outside [1, kMaxDk], m outside [1, kMaxSeqLen],
 // rows outside [1, kMaxSaturationRows], rows·m·d_k above kMaxSampleWork, no
 // divisors or more than kMaxSaturationDivisors, a divisor outside (0, kMaxDivisor],
-// or a softcap other than 0 (none) outside [kMinDivisor, kMaxDivisor].
+// or a softcap other than 0 (none) outside [kMinCap, kMaxCap] (size_limits.h).
 // Sampling order (fixed, so a test can replay it): per row, q's d_k normals,
 // then each key's d_k normals in turn, from one Rng(seed).
 std::vector<SaturationStats> saturation_point(std::size_t dk, std::size_t m, std::size_t rows,

@@ -161,6 +161,30 @@ describe('every attribute of every element is checked', () => {
       assert.ok(value, `${tag} ${a}: the event's value`);
       assert.ok(shownNow, `${tag} ${a}: no message in the widget`);
     }
+    // An unknown attribute set later (no attributeChangedCallback for it): the same message and event; removed, its message goes.
+    const unknownLater = await pg.evaluate(async (tags) => {
+      const out = [];
+      for (const tag of tags) {
+        const el = document.getElementById(`l-${tag}`);
+        const before = window.__errors.length;
+        el.setAttribute('colour', 'red');
+        const t0 = performance.now();
+        while (!window.__errors.slice(before).some((e) => e.id === el.id && e.attribute === 'colour') && performance.now() - t0 < 3000)
+          await new Promise((r) => setTimeout(r, 20));
+        const ev = window.__errors.slice(before).find((e) => e.id === el.id && e.attribute === 'colour');
+        const shown = () => [...el.shadowRoot.querySelectorAll('.attr-error')].some((p) => /colour="red"/.test(p.textContent));
+        const shownNow = shown();
+        el.removeAttribute('colour');
+        await new Promise((r) => setTimeout(r, 50));
+        out.push([tag, ev?.kind ?? null, shownNow, shown()]);
+      }
+      return out;
+    }, TAGS);
+    for (const [tag, kind, shownNow, shownAfter] of unknownLater) {
+      assert.equal(kind, 'attribute', `${tag}: colour="red" set later: no event`);
+      assert.ok(shownNow, `${tag}: colour="red" set later: no message`);
+      assert.ok(!shownAfter, `${tag}: colour removed, its message stays`);
+    }
     // A good value clears its message.
     const cleared = await pg.evaluate(async () => {
       const el = document.getElementById('l-attn-saturation');

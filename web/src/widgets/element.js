@@ -93,6 +93,12 @@ export class AttnElement extends HTMLElement {
       this.box.append(this.footer.el);
       this.refreshText();
       this.reportAttrErrors();
+      // An attribute of no use added later (not observed, so no attributeChangedCallback): said as at the start.
+      if (embedding.on) new MutationObserver((ms) => {
+        for (const { attributeName: a } of ms) if (!this.constructor.observedAttributes.includes(a)) this.otherAttr(a, this.getAttribute(a));
+        this.reportAttrErrors();
+        this.renderNotices();
+      }).observe(this, { attributes: true });
     }
     else if (this.stopped) {
       this.stopped = false;
@@ -186,14 +192,20 @@ export class AttnElement extends HTMLElement {
       if (r.error) this.attrNotices.push({ attr, text, message: r.error });
       else values[key] = r.value;
     }
-    const cls = this.constructor;
     for (const { name, value } of this.attributes) {
       if (COMMON_OK[name]) this.checkCommon(name, value);
-      // Not its own, on a host's page (markup.js drops the global ones: tabindex, a framework's marker).
-      else if (embedding.on && !cls.options[name] && !cls.extraAttributes.includes(name) && !/^(id|class|style|slot|(data|aria)-.*)$/.test(name))
-        this.attrNotices.push({ attr: name, text: value, unknown: true });
+      else this.otherAttr(name, value);
     }
     return values;
+  }
+
+  /** An attribute that is not an option: unknown, on a host's page (markup.js drops the global ones: tabindex, a framework's marker). */
+  otherAttr(name, value) {
+    const cls = this.constructor;
+    if (cls.options[name]) return;
+    this.attrNotices = this.attrNotices.filter((n) => n.attr !== name);
+    if (value !== null && embedding.on && !cls.extraAttributes.includes(name) && !/^(id|class|style|slot|(data|aria)-.*)$/.test(name))
+      this.attrNotices.push({ attr: name, text: value, unknown: true });
   }
 
   /** lang, theme or controls: a value it cannot use is reported as an option's is. */

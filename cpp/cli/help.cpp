@@ -4,6 +4,7 @@
 
 #include "args.h"
 #include "base/size_limits.h"
+#include "base/text.h"
 #include "kernels/dot.h"
 #include "kernels/madd.h"
 #include "kernels/matmul.h"
@@ -25,8 +26,18 @@ namespace L = attn::train_limits;
 using std::to_string;
 
 std::string ints(std::size_t lo, std::size_t hi) { return to_string(lo) + " .. " + to_string(hi); }
-const std::string kSeedRange = ints(0, (std::uint64_t{1} << 53) - 1);
-const std::string kDivisor = "sqrt, dk or a number in [1e-30, 1e12]";
+const std::string kSeedRange = ints(0, L::kMaxSeed);
+// A limit as the help writes it: 1e12, 1e-30 (printf's "1e+12" without the '+').
+std::string sci(double v) {
+  std::string s = attn::num(v);
+  const std::size_t plus = s.find("e+");
+  if (plus != std::string::npos) s.erase(plus + 1, 1);
+  return s;
+}
+const std::string kDivisorNumber =
+    "a number in [" + sci(attn::limits::kMinDivisor) + ", " + sci(attn::limits::kMaxDivisor) + "]";
+const std::string kDivisor = "sqrt, dk or " + kDivisorNumber;
+const std::string kLrRange = "(0, " + attn::num(L::kMaxLr) + "]";
 // --softcap and --qk-clip: one range, the check's own text (args.h cap_range).
 const std::string& kCap = cap_range();
 // --preset NAME, in every command that takes it: an option given beside it wins.
@@ -43,18 +54,29 @@ std::vector<OptionSpec> progress_flags(bool estimate) {
                (estimate ? " and no estimate (by default one line before a run or sweep of more than a minute)" : "")}};
 }
 
+// A training option of the core's table (train_config.h train_options): its
+// type, range and default as the parser reads them; `def` replaces the
+// default's text where the command computes it.
+OptionSpec table_option(const char* name, const std::string& meta, const std::string& meaning,
+                        const std::string& def = "") {
+  const attn::TrainOption& o = attn::train_option(name);
+  const bool integer = std::string(o.type) == "integer";
+  return {name, meta, o.type,
+          integer ? ints(static_cast<std::uint64_t>(o.lo), static_cast<std::uint64_t>(o.hi)) : o.choices,
+          !def.empty() ? def : integer ? to_string(static_cast<std::uint64_t>(o.def)) : o.def_text, meaning};
+}
+
 // Options train and sweep share (base_config, preset_option, format_of, cap_option), then --progress and --quiet.
 std::vector<OptionSpec> shared_train_options() {
   return {
-      {"task", "recall|copy", "choice", "recall, copy", "recall", "the task: recall a key's value, or copy a token"},
-      {"heads", "N", "integer", ints(1, L::kMaxHeads), "2", "attention heads"},
-      {"dmodel", "N", "integer", ints(1, L::kMaxDModel), "64", "the model's width d_model"},
-      {"dv", "N", "integer", ints(1, L::kMaxDk), "dmodel / heads", "the value width d_v of a head"},
-      {"steps", "N", "integer", ints(1, 1'000'000), "1500", "training steps"},
-      {"batch", "N", "integer", ints(1, L::kMaxBatch), "64", "samples a step"},
-      {"init", "lecun|xavier|normal|t5", "choice", "lecun, xavier, normal, t5", "lecun",
-       "the weights' initialisation (t5: W_Q with variance 1/(d_model d_k))"},
-      {"eval", "N", "integer", ints(1, L::kMaxEvalSamples), "4096", "held-out samples for the final loss and accuracy"},
+      table_option("task", "recall|copy", "the task: recall a key's value, or copy a token"),
+      table_option("heads", "N", "attention heads"),
+      table_option("dmodel", "N", "the model's width d_model"),
+      table_option("dv", "N", "the value width d_v of a head", "dmodel / heads"),
+      table_option("steps", "N", "training steps"),
+      table_option("batch", "N", "samples a step"),
+      table_option("init", "lecun|xavier|normal|t5", "the weights' initialisation (t5: W_Q with variance 1/(d_model d_k))"),
+      table_option("eval", "N", "held-out samples for the final loss and accuracy"),
       {"format", "json|csv", "choice", "json, csv", "json", "the output's format"},
       {"softcap", "C", "number", kCap, "none", "logits s become C tanh(s / C) after the divisor (Gemma 2: 50)"},
       {"qk-clip", "TAU", "number", kCap, "none",
@@ -141,13 +163,13 @@ std::vector<CommandSpec> make_specs() {
     const std::vector<OptionSpec> shared = shared_train_options();
     t.options = {
         shared[0],  // --task first, as before
-        {"dk", "N", "integer", ints(1, L::kMaxDk), "256", "d_k of a head"},
-        {"divisor", "sqrt|1|2|dk|X|qknorm", "text", "sqrt, 1, 2, dk, qknorm or a number in [1e-30, 1e12]", "sqrt",
-         "what q.k is divided by; qknorm: QK-LayerNorm, then sqrt(d_k)"},
-        {"optimizer", "adam|sgd", "choice", "adam, sgd", "adam", "the optimiser"},
-        {"lr", "X", "number", "(0, 10]", "1e-3 (adam) or 0.1 (sgd), times 2 dk / dmodel", "the learning rate"},
-        {"seed", "S", "integer", kSeedRange, "0", "the random seed"},
-        {"log-every", "N", "integer", ints(1, L::kMaxLogEvery), "10", "a metrics row every N steps (and step 1)"},
+        table_option("dk", "N", "d_k of a head"),
+        {"divisor", "sqrt|1|2|dk|X|qknorm", "text", "sqrt, 1, 2, dk, qknorm or " + kDivisorNumber,
+         attn::train_option("divisor").def_text, "what q.k is divided by; qknorm: QK-LayerNorm, then sqrt(d_k)"},
+        table_option("optimizer", "adam|sgd", "the optimiser"),
+        {"lr", "X", "number", kLrRange, "1e-3 (adam) or 0.1 (sgd), times 2 dk / dmodel", "the learning rate"},
+        table_option("seed", "S", "the random seed"),
+        table_option("log-every", "N", "a metrics row every N steps (and step 1)"),
     };
     t.options.insert(t.options.end(), shared.begin() + 1, shared.end());
     v.push_back(t);
@@ -160,9 +182,9 @@ std::vector<CommandSpec> make_specs() {
         {"dks", "64,128,256", "list", "integers in " + ints(1, L::kMaxDk), "64,128,256", "the d_k axis"},
         {"divisors", "sqrt,1,2,dk,qknorm", "list", "train's --divisor values", "sqrt,1,2,dk,qknorm", "the divisor axis"},
         {"optimizers", "adam,sgd", "list", "adam, sgd", "adam,sgd", "the optimiser axis"},
-        {"lr-adam", "X", "number", "(0, 10]", "1e-3 times 2 dk / dmodel", "Adam's rate (not with --lrs)"},
-        {"lr-sgd", "X", "number", "(0, 10]", "0.1 times 2 dk / dmodel", "SGD's rate (not with --lrs)"},
-        {"lrs", "1e-3,1e-2,...", "list", "distinct numbers in (0, 10]", "none",
+        {"lr-adam", "X", "number", kLrRange, "1e-3 times 2 dk / dmodel", "Adam's rate (not with --lrs)"},
+        {"lr-sgd", "X", "number", kLrRange, "0.1 times 2 dk / dmodel", "SGD's rate (not with --lrs)"},
+        {"lrs", "1e-3,1e-2,...", "list", "distinct numbers in " + kLrRange, "none",
          "a learning-rate axis: each rate for every optimiser"},
         {"seeds", "0,1,...", "list", "integers in " + kSeedRange, "0", "the seed axis"},
         {"jobs", "N", "integer", ints(1, 256), "the machine's cores",

@@ -36,7 +36,6 @@ namespace {
 
 namespace L = attn::train_limits;
 
-constexpr std::size_t kMaxSteps = 1'000'000;
 constexpr std::size_t kMaxJobs = 256;  // sweep --jobs
 
 // A metric printed with 7 significant digits (they come from float math).
@@ -78,16 +77,29 @@ std::string format_of(const Args& a) {
   return f;
 }
 
+// An integer option of the core's table (train_config.h train_options): its
+// default (or `def`, a default of the command's own) and range.
+std::uint64_t table_integer(const Args& a, const char* name, std::optional<std::uint64_t> def = std::nullopt) {
+  const attn::TrainOption& o = attn::train_option(name);
+  return a.integer(name, def ? *def : static_cast<std::uint64_t>(o.def), static_cast<std::uint64_t>(o.lo),
+                   static_cast<std::uint64_t>(o.hi));
+}
+// A choice or divisor option's text, its default the table's (or `def`).
+std::string table_text(const Args& a, const char* name, std::optional<std::string> def = std::nullopt) {
+  return a.text(name, def ? *def : attn::train_option(name).def_text);
+}
+
 // The options train and sweep share; dk, divisor, optimizer, lr and seed are set by the caller.
 attn::TrainConfig base_config(const Args& a) {
   attn::TrainConfig c;
-  c.task = attn::parse_task(a.text("task", "recall"));
-  c.heads = a.integer("heads", 2, 1, L::kMaxHeads);
-  c.d_model = a.integer("dmodel", 64, 1, L::kMaxDModel);
-  c.dv = a.integer("dv", c.d_model / c.heads > 0 ? c.d_model / c.heads : 1, 1, L::kMaxDk);
-  c.batch = a.integer("batch", 64, 1, L::kMaxBatch);
-  c.init = attn::parse_init(a.text("init", "lecun"));
-  c.log_every = a.integer("log-every", 10, 1, L::kMaxLogEvery);
+  c.task = attn::parse_task(table_text(a, "task"));
+  c.heads = table_integer(a, "heads");
+  c.d_model = table_integer(a, "dmodel");
+  // d_v: d_model / heads unless given (the core's default, 32, is that at the defaults).
+  c.dv = table_integer(a, "dv", c.d_model / c.heads > 0 ? c.d_model / c.heads : 1);
+  c.batch = table_integer(a, "batch");
+  c.init = attn::parse_init(table_text(a, "init"));
+  c.log_every = table_integer(a, "log-every");
   c.softcap = cap_option(a, "softcap");
   c.qk_clip = cap_option(a, "qk-clip");
   return c;
@@ -315,13 +327,13 @@ int run_train(const std::vector<std::string>& args, std::ostream& out, std::ostr
   attn::TrainConfig c = base_config(a);
   const attn::Preset* preset = preset_option(a);
   apply_preset(a, preset, c);
-  c.dk = a.integer("dk", preset ? preset->dk : 256, 1, L::kMaxDk);
-  attn::apply_divisor_option(c, a.text("divisor", preset ? preset_divisor(*preset) : "sqrt"));
-  c.optimizer = attn::parse_optimizer(a.text("optimizer", "adam"));
+  c.dk = table_integer(a, "dk", preset ? std::optional<std::uint64_t>(preset->dk) : std::nullopt);
+  attn::apply_divisor_option(c, table_text(a, "divisor", preset ? std::optional(preset_divisor(*preset)) : std::nullopt));
+  c.optimizer = attn::parse_optimizer(table_text(a, "optimizer"));
   c.lr = lr_option(a, "lr", c.optimizer, c.dk, c.d_model);
-  c.seed = a.integer("seed", 0, 0, L::kMaxSeed);
-  const std::size_t steps = a.integer("steps", 1500, 1, kMaxSteps);
-  const std::size_t eval = a.integer("eval", 4096, 1, L::kMaxEvalSamples);
+  c.seed = table_integer(a, "seed");
+  const std::size_t steps = table_integer(a, "steps");
+  const std::size_t eval = table_integer(a, "eval");
   attn::validate(c);
   check_calls_fit(c, eval);
   check_run_work("this run (--steps " + std::to_string(steps) + ", --eval " + std::to_string(eval) + ")",
@@ -413,7 +425,7 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out, std::ostr
   apply_preset(a, preset, base);
   std::vector<std::size_t> dks;
   for (const auto& s : split("dks", a.text("dks", preset ? std::to_string(preset->dk) : "64,128,256")))
-    dks.push_back(list_integer("dks", s, 1, L::kMaxDk));
+    dks.push_back(list_integer("dks", s, 1, L::kMaxDk));  // train's --dk range
   const std::vector<std::string> divisors =
       split("divisors", a.text("divisors", preset ? preset_divisor(*preset) : "sqrt,1,2,dk,qknorm"));
   std::vector<attn::OptimizerKind> opts;
@@ -432,8 +444,8 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out, std::ostr
   std::vector<std::uint64_t> seeds;
   for (const auto& s : split("seeds", a.text("seeds", "0")))
     seeds.push_back(list_integer("seeds", s, 0, L::kMaxSeed));
-  const std::size_t steps = a.integer("steps", 1500, 1, kMaxSteps);
-  const std::size_t eval = a.integer("eval", 4096, 1, L::kMaxEvalSamples);
+  const std::size_t steps = table_integer(a, "steps");
+  const std::size_t eval = table_integer(a, "eval");
   // --shard K/N: this process runs the grid's runs i with i mod N = K - 1.
   const Shard shard = a.has("shard") ? parse_shard(a.text("shard", "")) : Shard{};
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/presets.h"
+#include "base/size_limits.h"
 #include "glue.h"
 #include "presets_js.h"
 #include "samples/sample_qk.h"
@@ -39,6 +40,47 @@ std::string string_field(const val& o, const char* name) {
   const val v = o[name];
   if (!v.isString()) fail_type(name, "string", v);
   return v.as<std::string>();
+}
+
+// A field of the core's option table (train_config.h train_options), by its
+// CLI name: an integer in its range, or a text.
+std::size_t table_size(const val& o, const char* cli) {
+  const TrainOption& t = train_option(cli);
+  return size_arg(t.js, number_field(o, t.js), static_cast<std::size_t>(t.lo), static_cast<std::size_t>(t.hi));
+}
+std::string table_string(const val& o, const char* cli) { return string_field(o, train_option(cli).js); }
+double table_number(const val& o, const char* cli) {
+  const TrainOption& t = train_option(cli);
+  return number_field(o, t.js, t.optional);
+}
+
+// The core's option table as JS objects: [{name (the CLI's), field
+// (configure()'s, or null: steps and eval), type, def, lo, hi, choices
+// (an array, or null), optional}]; the site's forms take their defaults and
+// ranges from it (web/scripts/core-facts.mjs writes it into the build).
+val train_option_table() {
+  val out = val::array();
+  for (const TrainOption& t : train_options()) {
+    val o = val::object();
+    o.set("name", std::string(t.cli));
+    o.set("field", *t.js ? val(std::string(t.js)) : val::null());
+    o.set("type", std::string(t.type));
+    o.set("def", t.def_text.empty() ? val(t.def) : val(t.def_text));
+    o.set("lo", t.lo);
+    o.set("hi", t.hi);
+    val choices = val::null();
+    if (*t.choices) {
+      choices = val::array();
+      std::string rest = t.choices;
+      for (std::size_t at; (at = rest.find(", ")) != std::string::npos; rest.erase(0, at + 2))
+        choices.call<void>("push", rest.substr(0, at));
+      choices.call<void>("push", rest);
+    }
+    o.set("choices", choices);
+    o.set("optional", t.optional);
+    out.call<void>("push", o);
+  }
+  return out;
 }
 
 struct LrResult {
@@ -97,22 +139,23 @@ class TrainSession {
     return guarded([&] {
       trainer_.reset();  // a failed configure leaves no session behind
       if (o.isNull() || o.isArray() || o.typeOf().as<std::string>() != "object") fail_type("options", "object", o);
-      namespace L = train_limits;
+      // Each field as the core's option table names it (train_options); the
+      // core's validate() checks what the table gives no range for.
       TrainConfig c;
-      c.task = parse_task(string_field(o, "task"));
-      c.dk = size_arg("dk", number_field(o, "dk"), 1, L::kMaxDk);
-      c.heads = size_arg("heads", number_field(o, "heads"), 1, L::kMaxHeads);
-      c.d_model = size_arg("dModel", number_field(o, "dModel"), 1, L::kMaxDModel);
-      c.dv = size_arg("dv", number_field(o, "dv"), 1, L::kMaxDk);
-      apply_divisor_option(c, string_field(o, "divisor"));
-      c.optimizer = parse_optimizer(string_field(o, "optimizer"));
-      c.lr = number_field(o, "lr");
-      c.init = parse_init(string_field(o, "init"));
-      c.batch = size_arg("batch", number_field(o, "batch"), 1, L::kMaxBatch);
-      c.seed = seed_arg(number_field(o, "seed"));
-      c.log_every = size_arg("logEvery", number_field(o, "logEvery"), 1, L::kMaxLogEvery);
-      c.softcap = number_field(o, "softcap", true);
-      c.qk_clip = number_field(o, "qkClip", true);
+      c.task = parse_task(table_string(o, "task"));
+      c.dk = table_size(o, "dk");
+      c.heads = table_size(o, "heads");
+      c.d_model = table_size(o, "dmodel");
+      c.dv = table_size(o, "dv");
+      apply_divisor_option(c, table_string(o, "divisor"));
+      c.optimizer = parse_optimizer(table_string(o, "optimizer"));
+      c.lr = table_number(o, "lr");
+      c.init = parse_init(table_string(o, "init"));
+      c.batch = table_size(o, "batch");
+      c.seed = seed_arg(number_field(o, train_option("seed").js));
+      c.log_every = table_size(o, "log-every");
+      c.softcap = table_number(o, "softcap");
+      c.qk_clip = table_number(o, "qk-clip");
       trainer_ = std::make_unique<Trainer>(c);
     });
   }
@@ -227,6 +270,11 @@ EMSCRIPTEN_BINDINGS(attnlab_train) {
   function("trainPresets", &presets_val);
   value_object<CapRange>("CapRange").field("lo", &CapRange::lo).field("hi", &CapRange::hi);
   function("trainCapRange", &train_cap_range);
+  function("trainOptionTable", &train_option_table);
+  // A divisor's number range, every module's (base/size_limits.h).
+  function("divisorRange", +[] {
+    return CapRange{limits::kMinDivisor, limits::kMaxDivisor};
+  });
 
   value_object<InitStats>("InitStats")
       .field("samples", &InitStats::samples)

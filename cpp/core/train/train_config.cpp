@@ -6,6 +6,8 @@
 #include "base/size_limits.h"
 #include "base/text.h"
 
+#include <stdexcept>
+
 namespace attn {
 
 InitKind parse_init(std::string_view text) {
@@ -66,6 +68,40 @@ void validate(const TrainConfig& c) {
                             ",\"value\":" + jnum(static_cast<double>(c.seed)) + ",\"integer\":true}",
                         "seed must be an integer in [0, " + std::to_string(L::kMaxSeed) + "], got " +
                             std::to_string(c.seed));
+}
+
+const std::vector<TrainOption>& train_options() {
+  namespace L = train_limits;
+  static const std::vector<TrainOption> table = [] {
+    const TrainConfig d;  // the defaults
+    const auto size = [](std::size_t v) { return static_cast<double>(v); };
+    std::vector<TrainOption> t;
+    t.push_back({"task", "task", "choice", 0, task_name(d.task), 0, 0, "recall, copy"});
+    t.push_back({"dk", "dk", "integer", size(d.dk), "", 1, size(L::kMaxDk)});
+    t.push_back({"heads", "heads", "integer", size(d.heads), "", 1, size(L::kMaxHeads)});
+    t.push_back({"dmodel", "dModel", "integer", size(d.d_model), "", 1, size(L::kMaxDModel)});
+    t.push_back({"dv", "dv", "integer", size(d.dv), "", 1, size(L::kMaxDk)});
+    t.push_back({"divisor", "divisor", "divisor", 0, divisor_option_label(d), limits::kMinDivisor,
+                 limits::kMaxDivisor});
+    t.push_back({"optimizer", "optimizer", "choice", 0, optimizer_name(d.optimizer), 0, 0, "adam, sgd"});
+    t.push_back({"lr", "lr", "number", d.lr, "", 0, L::kMaxLr});
+    t.push_back({"init", "init", "choice", 0, init_name(d.init), 0, 0, "lecun, xavier, normal, t5"});
+    t.push_back({"batch", "batch", "integer", size(d.batch), "", 1, size(L::kMaxBatch)});
+    t.push_back({"seed", "seed", "integer", static_cast<double>(d.seed), "", 0, static_cast<double>(L::kMaxSeed)});
+    t.push_back({"log-every", "logEvery", "integer", size(d.log_every), "", 1, size(L::kMaxLogEvery)});
+    t.push_back({"softcap", "softcap", "number", d.softcap, "", L::kMinCap, L::kMaxCap, "", true});
+    t.push_back({"qk-clip", "qkClip", "number", d.qk_clip, "", L::kMinCap, L::kMaxCap, "", true});
+    t.push_back({"steps", "", "integer", 1500, "", 1, size(L::kMaxSteps)});
+    t.push_back({"eval", "", "integer", 4096, "", 1, size(L::kMaxEvalSamples)});
+    return t;
+  }();
+  return table;
+}
+
+const TrainOption& train_option(std::string_view cli) {
+  for (const TrainOption& o : train_options())
+    if (cli == o.cli) return o;
+  throw std::logic_error("no training option --" + std::string(cli));
 }
 
 std::uint64_t forward_work(const TrainConfig& c) {

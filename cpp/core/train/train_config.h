@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/divisor.h"
 #include "train/attn_model.h"
@@ -59,6 +60,7 @@ inline constexpr double kMaxLr = 10.0;
 inline constexpr double kMinCap = 1e-3;
 inline constexpr double kMaxCap = 1e4;
 inline constexpr std::size_t kMaxLogEvery = 1'000'000;
+inline constexpr std::size_t kMaxSteps = 1'000'000;  // a run's steps (the CLI's --steps)
 inline constexpr std::size_t kMaxStepsPerCall = 1'000'000;
 inline constexpr std::size_t kMaxEvalSamples = 1'000'000;
 // Work, in multiply-adds (run_work below), bounded before it starts: a run
@@ -76,6 +78,31 @@ inline constexpr std::uint64_t kMaxSeed = (std::uint64_t{1} << 53) - 1;  // exac
 }  // namespace train_limits
 
 void validate(const TrainConfig& c);
+
+// The options of a training run, one table: each one's name on the command
+// line (--dmodel) and in the lab module's configure() options object (dModel),
+// its type, default and range. The defaults are TrainConfig's own (above) and
+// the ranges train_limits', read here, not copied; steps and eval are a run's,
+// not TrainConfig's (js is ""), and their defaults are written here alone.
+// The CLI's parser and help (cpp/cli) and the lab module (configure() and
+// trainOptionTable(), cpp/wasm/train_bindings.cpp) read this table, and the
+// site reads the module's copy (web/src/wasm/core-facts.js, written at build
+// time by web/scripts/core-facts.mjs).
+struct TrainOption {
+  const char* cli;       // without "--"
+  const char* js;        // configure()'s field, or "" (steps, eval)
+  const char* type;      // "integer", "number", "choice" or "divisor"
+  double def = 0;        // integer and number: the default (softcap, qk-clip: 0, off)
+  std::string def_text;  // choice and divisor: the default; else ""
+  // integer: [lo, hi]; lr: (lo, hi]; softcap, qk-clip: 0 (off) or [lo, hi];
+  // divisor: the range of its number (besides sqrt, dk and qknorm)
+  double lo = 0, hi = 0;
+  const char* choices = "";  // choice: "adam, sgd"
+  bool optional = false;     // configure() takes it absent (softcap, qkClip: 0, off)
+};
+const std::vector<TrainOption>& train_options();
+// The option named `cli` ("dmodel"); std::logic_error when there is none (a typo in our code).
+const TrainOption& train_option(std::string_view cli);
 
 // Multiply-adds of one sequence's forward pass: the K and V projections of
 // every position (T·H·D·(dk+dv), the bulk), q at the query, the scores and

@@ -93,7 +93,7 @@ const src = (p) => fileURLToPath(new URL(p, import.meta.url));
 // group would silently lose it, and the first widget would pay a request more.
 const FIRST_LOAD_FILES = [
   'base/i18n.js', 'base/url.js', 'base/dom.js', 'base/state.js', 'base/format.js', 'base/parse.js', 'base/number-text.js',
-  'math/mode.js', 'widgets/element.js', 'widgets/footer.js', 'widgets/strings.js',
+  'math/mode.js', 'widgets/element.js', 'widgets/footer.js', 'widgets/fig-menu.js', 'widgets/strings.js',
   'bridge/client.js', 'bridge/rpc.js', 'bridge/errors.js', 'bridge/generic-error-strings.js', 'bridge/build.js',
   'bridge/build-names.js', 'bridge/spawn.js', 'bridge/worker.js?worker&url',
 ];

@@ -62,8 +62,9 @@ export const PAGES = {
       // Section 5: d_k and the divisor.
       await keys(page, '#sat-dk-range', 'ArrowRight', 'ArrowRight');
       await page.check('#sat-div-dk');
-      // A widget's Embed panel (its snippets), opened.
-      await page.click('#saturation .embed-toggle');
+      // A widget's Embed panel (its snippets), opened from a figure's menu.
+      await page.click('#sat-chart-maxProb .fig-menu');
+      await page.click('#sat-chart-maxProb [data-menu="embed"]');
       await waitFor(page, () => document.querySelector('#saturation .embed-panel textarea, #saturation .embed-panel input'));
       // Section 6: run the comparison, in 40 steps (page.test.mjs runs the full one and checks its numbers).
       await page.locator('#training').scrollIntoViewIfNeeded();

@@ -22,6 +22,15 @@ import path from 'node:path';
 import { WEB, launch, startPreview } from './harness.mjs';
 import { serveStatic } from './static-server.mjs';
 
+// A widget's Embed panel, opened from its first figure menu (a chart's, or the footer's
+// where it has no chart): the button, then its Embed… item; resolves when the snippets are filled in.
+async function openEmbed(page, tag) {
+  await page.$eval(tag, (el) => el.shadowRoot.querySelector('.fig-menu').click());
+  await page.waitForFunction((t) => document.querySelector(t).shadowRoot.querySelector('[data-menu="embed"]'), tag);
+  await page.$eval(tag, (el) => el.shadowRoot.querySelector('[data-menu="embed"]').click());
+  await page.waitForFunction((t) => document.querySelector(t).shadowRoot.querySelector('.embed-panel:not([hidden]) textarea')?.value, tag);
+}
+
 const DIST = path.join(WEB, 'dist');
 const TAGS = ['attn-chain', 'attn-variance', 'attn-proof', 'attn-softmax-table', 'attn-saturation', 'attn-train-compare'];
 
@@ -145,11 +154,16 @@ describe('the embed docs page (embed.html) under the site CSP', () => {
     assert.match(await page.textContent('#snippet-script'), /<p slot="fallback">If this text stays, the attnlab widget did not load: /);
     assert.match(await page.textContent('#snippet-csp'), new RegExp(`worker-src 'self' blob: ${server.origin}`));
     assert.equal((await fetch(embed)).status, 200, 'the URL the snippets name exists');
-    // The saturation widget's Embed panel.
-    // The panel's code loads on the first click.
-    await page.$eval('attn-saturation', (el) => el.shadowRoot.querySelector('.embed-toggle').click());
-    await page.waitForFunction(() => document.querySelector('attn-saturation').shadowRoot.querySelector('.embed-panel:not([hidden]) textarea')?.value);
-    assert.equal(await page.$eval('attn-saturation', (el) => el.shadowRoot.querySelector('.embed-toggle').getAttribute('aria-expanded')), 'true');
+    // The saturation widget's Embed panel, from a chart's menu (fig-menu.js).
+    // The menu's and the panel's code load on the first click.
+    await openEmbed(page, 'attn-saturation');
+    // The menu closed, the focus in the panel; Escape closes the panel and gives the focus back to the menu's button.
+    assert.deepEqual(await page.$eval('attn-saturation', (el) => [el.shadowRoot.querySelector('.uchart .fig-menu').getAttribute('aria-expanded'),
+      el.shadowRoot.activeElement?.localName]), ['false', 'textarea']);
+    await page.keyboard.press('Escape');
+    assert.deepEqual(await page.$eval('attn-saturation', (el) => [el.shadowRoot.querySelector('.embed-panel').hidden,
+      el.shadowRoot.activeElement === el.shadowRoot.querySelector('.uchart .fig-menu')]), [true, true]);
+    await openEmbed(page, 'attn-saturation');
     const script = await page.$eval('attn-saturation', (el) => el.shadowRoot.querySelector('.embed-panel textarea').value);
     assert.ok(script.includes(`src="${embed}"`), script);
     assert.match(script, /<attn-saturation dk="256" m="16" divisor="1" seed="1" lang="en">\n  <p slot="fallback">If this text stays/);
@@ -197,8 +211,7 @@ describe('the embed docs page (embed.html) under the site CSP', () => {
     await waitFor(page, () => /Worker 内计算/.test(document.querySelector('attn-saturation').shadowRoot.querySelector('.embed-status').textContent),
       'the footer in Chinese');
     // The Embed snippet keeps the widget's language (its fallback sentence too).
-    await page.$eval('attn-softmax-table', (el) => el.shadowRoot.querySelector('.embed-toggle').click());
-    await page.waitForFunction(() => document.querySelector('attn-softmax-table').shadowRoot.querySelector('.embed-panel:not([hidden]) textarea')?.value);
+    await openEmbed(page, 'attn-softmax-table');
     const zhSnippet = await page.$eval('attn-softmax-table', (el) => el.shadowRoot.querySelector('.embed-panel textarea').value);
     assert.match(zhSnippet, /lang="zh">\n  <p slot="fallback">如果这段文字一直显示/);
     await page.selectOption('#lang-select', 'en');

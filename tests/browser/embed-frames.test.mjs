@@ -123,7 +123,7 @@ ${resizeListener(embed.origin)}
     // The histogram stops streaming (its labels would be drawn again under the test's feet).
     await page.evaluate(() => document.querySelector('#v').stopWork());
     await page.waitForTimeout(300);
-    const exportNow = (wide) => Promise.all([page.waitForEvent('download'), page.evaluate((w) => {
+    const exportNow = (wide) => Promise.all([page.waitForEvent('download'), page.evaluate(async (w) => {
       const fig = document.querySelector('#v').shadowRoot.querySelector('#var-hist-chart');
       // The histogram's top count in a font wider than the margin the chart
       // reckons for it (7 px a character): right-aligned at the axis, it starts
@@ -135,7 +135,11 @@ ${resizeListener(embed.origin)}
         copy.setAttribute('x', '24');
         label.after(copy);
       }
-      fig.querySelector('[data-export="svg"]').click();
+      // From the chart's menu (its list loads on the first open).
+      const item = () => fig.querySelector('[data-export="svg"]');
+      fig.querySelector('.fig-menu').click();
+      while (!item()) await new Promise((r) => setTimeout(r, 20));
+      item().click();
     }, wide)]);
     await exportNow(false);  // the export's code is loaded now
     const [dl] = await exportNow(true);

@@ -794,7 +794,9 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     const page = await openPage('sat.seed=9');
     await waitFor(page, () => document.querySelector('attn-saturation').dataset.sweep === 'done', 'the saturation sweep', null, 40_000);
     const fig = '#sat-chart-maxProb';
+    // Each file from the figure's menu (fig-menu.js): its button opens the list, the item saves.
     const save = async (kind) => {
+      await page.click(`${fig} .fig-menu`);
       const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`${fig} [data-export="${kind}"]`)]);
       return { name: dl.suggestedFilename(), body: fs.readFileSync(await dl.path()) };
     };
@@ -841,8 +843,46 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     const width = png.body.readUInt32BE(16);
     assert.equal(width, 2 * await page.$eval(`${fig} .uchart-plot`, (e) => Math.floor(e.clientWidth)), 'drawn at 2×');
     assert.ok(png.body.length > 2000, `PNG of ${png.body.length} bytes`);
-    assert.equal(await page.textContent(`${fig} .uchart-export-msg`), '');
+    assert.equal(await page.textContent(`${fig} .fig-menu-msg`), '');
     await page.close();
+  });
+
+  test('a figure\'s menu: one button, a list by keyboard, Escape closes it and gives the focus back; localized', { timeout: TIMEOUT }, async () => {
+    for (const lang of ['en', 'zh']) {
+      const page = await openPage('sat.seed=9', { lang });
+      const fig = '#sat-chart-maxProb';
+      await waitFor(page, (f) => document.querySelector(f)?.querySelector('.fig-menu'), 'the chart\'s menu', '#sat-chart-maxProb');
+      // One button per chart, none between a figure and its text: no export row, no Embed button in the footer.
+      assert.equal(await page.$$eval('#saturation .uchart', (fs) => fs.every((f) => f.querySelectorAll('.fig-menu').length === 1)), true);
+      assert.equal(await page.$$eval('.uchart-export, .embed-toggle', (es) => es.length), 0);
+      const button = await page.$eval(`${fig} .fig-menu`, (b) => [b.getAttribute('aria-haspopup'), b.getAttribute('aria-expanded'), b.getAttribute('aria-label')]);
+      assert.deepEqual(button, ['true', 'false', lang === 'en' ? 'Export or embed' : '导出或嵌入']);
+      await page.focus(`${fig} .fig-menu`);
+      await page.keyboard.press('Enter');
+      await waitFor(page, (f) => document.querySelector(`${f} .fig-menu-list:not([hidden])`), 'the list open', fig);
+      const items = await page.$$eval(`${fig} .fig-menu-list button`, (bs) => bs.map((b) => b.textContent));
+      assert.deepEqual(items, lang === 'en' ? ['PNG image', 'SVG image', 'CSV of the numbers', 'Embed…'] : ['PNG 图片', 'SVG 图片', '数据（CSV）', '嵌入…']);
+      assert.equal(await page.$eval(`${fig} .fig-menu`, (b) => b.getAttribute('aria-expanded')), 'true');
+      assert.equal(await page.evaluate(() => document.activeElement.dataset.export), 'png', 'the focus on the first item');
+      await page.keyboard.press('ArrowUp');
+      assert.equal(await page.evaluate(() => document.activeElement.dataset.menu), 'embed', 'ArrowUp wraps to the last');
+      await page.keyboard.press('Escape');
+      assert.deepEqual(await page.$eval(`${fig} .fig-menu`, (b) => [b.getAttribute('aria-expanded'), document.activeElement === b,
+        b.parentNode.querySelector('.fig-menu-list').hidden]), ['false', true, true]);
+      // Embed… opens the widget's snippets, the focus in them; Escape gives it back to the menu's button.
+      await page.keyboard.press('Enter');
+      await waitFor(page, (f) => document.querySelector(`${f} .fig-menu-list:not([hidden])`), 'the list open again', fig);
+      await page.click(`${fig} [data-menu="embed"]`);
+      await waitFor(page, () => document.querySelector('#saturation .embed-panel:not([hidden]) textarea')?.value, 'the Embed panel');
+      assert.equal(await page.evaluate(() => document.activeElement.localName), 'textarea');
+      await page.keyboard.press('Escape');
+      assert.equal(await page.$eval(`${fig} .fig-menu`, (b) => document.activeElement === b), true);
+      // A widget with no chart (the proof) has one menu, with Embed… only.
+      await page.click('#proof .embed-footer .fig-menu');
+      await waitFor(page, () => document.querySelector('#proof .fig-menu-list:not([hidden])'), 'the proof\'s menu');
+      assert.deepEqual(await page.$$eval('#proof .fig-menu-list button', (bs) => bs.map((b) => b.dataset.menu)), ['embed']);
+      await page.close();
+    }
   });
 
   // ---- across the page ----

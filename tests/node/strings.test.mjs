@@ -38,7 +38,7 @@ for (const { file, rel } of TABLES) {
 }
 const { _strings: S, defineStrings, t } = await import(path.join(SRC, 'base/i18n.js'));
 
-const PREFIXES = ['page', 'widget', 'chain', 'var', 'proof', 'seed', 'sat', 'satdist', 'satlen', 'compare', 'embed', 'opt', 'docs', 'lang', 'build', 'parse', 'url', 'lab', 'check', 'bench', 'nav', 'coreerr', 'buildName', 'setup'];
+const PREFIXES = ['page', 'widget', 'chain', 'var', 'proof', 'seed', 'sat', 'satdist', 'satlen', 'compare', 'embed', 'opt', 'docs', 'lang', 'build', 'parse', 'url', 'lab', 'check', 'bench', 'nav', 'coreerr', 'buildName', 'setup', 'menu'];
 const prefixOf = (key) => key.slice(0, key.indexOf('.'));
 const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 

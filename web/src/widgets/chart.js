@@ -6,11 +6,11 @@
 // written as presentation attributes: the CSP forbids style attributes, and an
 // export needs concrete colours anyway. The plot has role="img" and an
 // accessible name; its numbers are in a data table next to it (dom.js
-// dataTable) and in the CSV, SVG and PNG exports (chart-export.js).
+// dataTable) and in the CSV, SVG and PNG exports (its menu, fig-menu.js).
 import { h, svgEl } from '../base/dom.js';
 import { fixed, logTick } from '../base/format.js';
 import { onSchemeChange, readColors } from '../base/colors.js';
-import { exportRow } from './chart-export.js';
+import { figMenu } from './fig-menu.js';
 
 const NAMES = ['fg', 'muted', 'line', 'bg', 'c-unscaled', 'c-two', 'c-sqrt', 'c-dk', 'c-custom', 'c-hist', 'c-theory', 'c-seed'];
 const PAD_TOP = 8;
@@ -263,19 +263,16 @@ export function createChart(o) {
   });
   ro.observe(plot);
 
-  const exporter = exportRow({
-    fig,
-    // What an export draws and writes, read when the reader asks.
-    snapshot: () => ({
-      svg: root, width: W, height: H, palette, font,
-      title: caption.textContent,
-      keys: legend.hidden ? [] : o.series.map((s, i) => ({
-        label: legendLabels[i], color: palette[s.color], kind: s.kind ?? 'line', dash: s.dash, width: widths[i],
-      })).filter((_, i) => shown[i]),
-      columns: data ? [{ name: o.xName ?? 'x', values: data[0] },
-        ...data.slice(1).map((values, i) => ({ name: legendLabels[i], values })).filter((_, i) => shown[i])] : [],
-    }),
-  });
+  // What an export draws and writes, read when the reader asks.
+  const exporter = figMenu(fig, () => ({
+    svg: root, width: W, height: H, palette, font,
+    title: caption.textContent,
+    keys: legend.hidden ? [] : o.series.map((s, i) => ({
+      label: legendLabels[i], color: palette[s.color], kind: s.kind ?? 'line', dash: s.dash, width: widths[i],
+    })).filter((_, i) => shown[i]),
+    columns: data ? [{ name: o.xName ?? 'x', values: data[0] },
+      ...data.slice(1).map((values, i) => ({ name: legendLabels[i], values })).filter((_, i) => shown[i])] : [],
+  }));
   fig.append(exporter.el);
 
   return {

@@ -1,5 +1,6 @@
-// Every widget's footer: the Embed button (its panel, embed-panel.js, loads
-// on the first click) and, when embedded, a status line: which core runs it
+// Every widget's footer: its Embed panel (embed-panel.js, loaded when a
+// figure's menu asks for it: openEmbed; a widget with no chart has that menu
+// here, fig-menu.js) and, when embedded, a status line: which core runs it
 // (a worker, or the main thread; relaxed SIMD, SIMD128 or scalar), or why it
 // could not load. Anything short of a core in a worker with its .wasm served
 // right is diagnosed (diagnose.js, loaded only then): the line says the
@@ -7,6 +8,7 @@
 import { buildName } from '../bridge/build-names.js';
 import { inLang, t } from '../base/i18n.js';
 import { h } from '../base/dom.js';
+import { figMenu } from './fig-menu.js';
 
 /**
  * The embed URLs: where attnlab.js and frame.html are served from; null where
@@ -21,28 +23,36 @@ function embedBase(embedding) {
 export function footer(el, embedding, client) {
   const id = el.id_('embed-panel');
   const status = h('p', { class: 'embed-status', role: 'status', dataset: { state: 'loading' } });
-  const toggle = h('button', { type: 'button', class: 'embed-toggle', 'aria-expanded': 'false', 'aria-controls': id });
-  // No Embed button where the snippets would point nowhere (attnlab.js bundled by a host).
+  // No Embed where the snippets would point nowhere (attnlab.js bundled by a host).
   const base = embedBase(embedding);
-  const foot = h('footer', { class: 'embed-footer' }, base ? toggle : null);
+  // A widget whose figures are charts has Embed in each chart's menu; any other, in one menu here.
+  const menu = base && !el.root.querySelector('.fig-menu') ? figMenu(el.root) : null;
+  const foot = h('footer', { class: 'embed-footer' }, menu?.el);
 
   let panel = null;
-  toggle.addEventListener('click', async () => {
+  let from = null;
+  // The panel for the menu button `back`, which gets the focus again when Escape closes it.
+  const openEmbed = async (back) => {
+    from = back;
     if (!panel) {
       const { embedPanel } = await import('./embed-panel.js');
       panel ??= inLang(el.widgetLang, () => {
         const p = embedPanel(el, base, id);
-        p.el.hidden = true;
         p.relabel();
+        p.el.addEventListener('keydown', (e) => {
+          if (e.key !== 'Escape') return;
+          e.stopPropagation();
+          p.el.hidden = true;
+          from?.focus();
+        });
         foot.append(p.el);
         return p;
       });
     }
-    const open = panel.el.hidden;
-    panel.el.hidden = !open;
-    toggle.setAttribute('aria-expanded', String(open));
-    if (open) panel.fill();
-  });
+    panel.el.hidden = false;
+    panel.fill();
+    panel.el.querySelector('textarea').focus();
+  };
 
   let info = null;
   let error = null;
@@ -51,7 +61,7 @@ export function footer(el, embedding, client) {
   let setup = null;
   const setupText = () => setup && (setup.key ? t(`setup.${setup.key}`, setup.params) : setup.message);
   const render = () => {
-    toggle.textContent = t('embed.button');
+    menu?.relabel();
     panel?.relabel();
     if (!status.parentNode) return;
     status.dataset.state = error ? 'failed' : info ? 'ready' : 'loading';
@@ -84,5 +94,5 @@ export function footer(el, embedding, client) {
       diagnose((m) => m.coreFailed(e));
     });
   }
-  return { el: foot, render };
+  return { el: foot, render, openEmbed: base && openEmbed };
 }

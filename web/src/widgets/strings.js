@@ -8,39 +8,31 @@ import { defineStrings } from '../base/i18n.js';
 
 // Shared by the widgets: the summary of a chart's data table (a core error's sentence
 // is core/errors.js's),
-// and a chart's export buttons (chart-export.js; the buttons read PNG, SVG, CSV).
+// and the name of a figure's menu button (fig-menu.js; what it lists is menu-strings.js).
 defineStrings('widget', {
   en: {
     tableSummary: 'Numbers behind the charts',
     badAttribute: 'The attribute {attr}="{value}" cannot be used: {why} The widget shows its default instead.',
-    'export.png': 'Download this chart as a PNG image',
-    'export.svg': 'Download this chart as an SVG image',
-    'export.csv': 'Download this chart’s numbers as CSV',
-    exportFailed: 'Could not export: {message}',
+    menu: 'Export or embed',
   },
   zh: {
     tableSummary: '图表背后的数字',
     badAttribute: '属性 {attr}="{value}" 无法使用：{why}组件改用默认值。',
-    'export.png': '将此图表下载为 PNG 图片',
-    'export.svg': '将此图表下载为 SVG 图片',
-    'export.csv': '将此图表的数据下载为 CSV',
-    exportFailed: '无法导出：{message}',
+    menu: '导出或嵌入',
   },
 });
 
-// Every widget's footer (footer.js): the Embed button, and when embedded, the
+// Every widget's footer (footer.js): its Embed panel, and when embedded, the
 // core's status (why a core failed or runs without a worker: setup-strings.js,
 // loaded with the diagnosis). coreFailed: the site's own pages, where no footer shows it.
 defineStrings('embed', {
   en: {
-    button: 'Embed',
     loading: 'Loading the WebAssembly core…',
     readyWorker: 'Computed in your browser by the C++ core ({build}) in a worker.',
     readyMain: 'Computed in your browser by the C++ core ({build}) on the main thread, in small slices.',
     coreFailed: 'The WebAssembly core could not be loaded: {message}.',
   },
   zh: {
-    button: '嵌入',
     loading: '正在加载 WebAssembly 计算核心…',
     readyWorker: '由 C++ 核心（{build}）在你的浏览器中于 Worker 内计算。',
     readyMain: '由 C++ 核心（{build}）在你的浏览器主线程中分小段计算。',

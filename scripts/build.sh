@@ -39,6 +39,10 @@ for f in explain lab check bench presets; do
   done
   cp "$BUILD_WASM_RELAXED/cpp/attnlab_${f}_relaxed.js" "$BUILD_WASM_RELAXED/cpp/attnlab_${f}_relaxed.wasm" "$WEB/src/wasm/"
 done
+# The core's facts the site reads before any module loads (its training
+# options' defaults and ranges, a divisor's range), from the lab's module:
+# web/src/wasm/core-facts.js and divisor-range.js (web/scripts/core-facts.mjs).
+(cd "$WEB" && node scripts/core-facts.mjs)
 
 log "site build (web/dist)"
 # The flowchart's SVGs are committed; this re-renders one (in headless Chromium)

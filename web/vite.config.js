@@ -2,6 +2,7 @@
 // Content-Security-Policy: no eval (the wasm glue is built with
 // DYNAMIC_EXECUTION=0), no inline scripts or styles, same-origin only.
 import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import katex from 'katex';
@@ -44,7 +45,13 @@ export function cspMeta(csp = CSP) {
 // does (buildStart). `vite preview` serves dist/ and needs none.
 export function requireWasm(dir = fileURLToPath(new URL('./src/wasm/', import.meta.url))) {
   const check = () => {
-    if (fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.wasm'))) return;
+    if (fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.wasm'))) {
+      // The core's facts, which scripts/build.sh writes from the lab's module (scripts/core-facts.mjs).
+      const missing = ['core-facts.js', 'divisor-range.js'].filter((f) => !fs.existsSync(path.join(dir, f)));
+      if (missing.length === 0) return;
+      throw new Error(`No ${missing.join(' or ')} in ${dir}: run scripts/build.sh (from the repository root), or ` +
+        '`node scripts/core-facts.mjs` in web/ once the modules are there.');
+    }
     throw new Error(`No WebAssembly modules in ${dir}: run scripts/build.sh (from the repository root) first; ` +
       'it compiles the C++ core into web/src/wasm.');
   };

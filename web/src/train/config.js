@@ -7,13 +7,22 @@
 // message reaches the reader.
 
 import { numberText, wholeText } from '../base/number-text.js';
+import { TRAIN_OPTIONS } from '../wasm/core-facts.js';
+
+// The core's training options (cpp/core/train/train_config.h train_options,
+// the table the CLI's parser and the module's configure() read), written into
+// the build by web/scripts/core-facts.mjs: {name, field, type, def, lo, hi,
+// choices, optional} by configure()'s field (dModel) or, for a run's own
+// options, the CLI's name (steps, eval). Every default and range below that
+// is the core's comes from here (tests/node/core_facts.test.mjs).
+export const CORE_OPTIONS = TRAIN_OPTIONS;
+const D = Object.fromEntries(Object.entries(TRAIN_OPTIONS).map(([k, o]) => [k, o.def]));
 
 // Fixed parts of every run: the lab varies what the seed article talks about
-// and keeps the rest of the model fixed. d_model, d_v, batch and init are the
-// core's TrainOptions defaults (train_config.h; tests/node/train_wasm.test.mjs
-// holds them equal); logEvery is the lab's own, 5 where the core logs every
-// 10 steps, so the charts have twice the points.
-export const FIXED = { dModel: 64, dv: 32, batch: 64, init: 'lecun', logEvery: 5 };
+// and keeps the rest of the model fixed, at the core's defaults (d_model, d_v,
+// batch, init); logEvery is the lab's own, 5 where the core logs every
+// D.logEvery (10) steps, so the charts have twice the points.
+export const FIXED = { dModel: D.dModel, dv: D.dv, batch: D.batch, init: D.init, logEvery: 5 };
 export const EVAL_SAMPLES = 512;      // held-out sequences scored at the end of a run
 export const SNAPSHOT_SAMPLES = 64;   // sequences in an exported q/k snapshot
 export const MAX_STEPS = 100_000;
@@ -24,25 +33,27 @@ export const MAX_CUSTOM = 3;
 // always were. Every field is free text of any length here, a bad task or
 // optimiser included: the core checks the values and its message appears next
 // to the control, so a bad link shows what is wrong instead of being replaced.
-const text = (def) => ({ type: 'text', max: Infinity, def });
+// The defaults are the core's (the CLI's), but the divisors compared and lr
+// ('auto': the core's reference rate for the optimiser and d_k).
+const text = (def) => ({ type: 'text', max: Infinity, def: String(def) });
 export const FORM_STATE = {
-  task: text('recall'), dk: text('256'), heads: text('2'), div: text('sqrt,2,1'), opt: text('adam'),
-  lr: text('auto'), steps: text('1500'), seed: text('0'),
+  task: text(D.task), dk: text(D.dk), heads: text(D.heads), div: text('sqrt,2,1'), opt: text(D.optimizer),
+  lr: text('auto'), steps: text(D.steps), seed: text(D.seed),
 };
 // The stabilisers, shared by every run, under bare keys too (cap=50&clip=100&init=t5),
 // read apart from FORM_STATE (whose values links have always read to): absent
 // from the address while off (empty) or the default, so links from before
 // them read as they did.
-export const STAB_STATE = { cap: text(''), clip: text(''), init: text('lecun') };
+export const STAB_STATE = { cap: text(''), clip: text(''), init: text(D.init) };
 /** The form's values as the address holds them: the stabilisers left out while off. */
 export function formUrlValues(v) {
-  return { ...v, cap: v.cap || null, clip: v.clip || null, init: v.init === 'lecun' ? null : v.init };
+  return { ...v, cap: v.cap || null, clip: v.clip || null, init: v.init === D.init ? null : v.init };
 }
 export const FORM_PREFIX = '';
-export const TASKS = ['recall', 'copy'];
-export const OPTIMIZERS = ['adam', 'sgd'];
-// Initialisations offered: the lab's LeCun, and T5's (W_Q with variance 1/(d_model·d_k)).
-export const INITS = ['lecun', 't5'];
+export const TASKS = TRAIN_OPTIONS.task.choices;
+export const OPTIMIZERS = TRAIN_OPTIONS.optimizer.choices;
+// Initialisations offered: the core's default (LeCun), and T5's (W_Q with variance 1/(d_model·d_k)).
+export const INITS = [D.init, 't5'];
 
 // Divisors offered as checkboxes, in the order runs are listed. `slot` picks
 // the colour (lab.css: .slot-sqrt ...) and the dash pattern below; the colours
@@ -111,6 +122,44 @@ export function divisorOptions(presets, custom) {
 
 /** A number from a text field: NaN for text that is not one in the core's grammar (the core then names the field). */
 export const number = numberText;
+
+// ---- the training form's spec, the lab's (pages/lab/form.js) and <attn-train-compare>'s ----
+
+/**
+ * An element option's spec (base/state.js) for a TrainOptions field, from the
+ * core's table: an integer's range and default, a number's (lr: open at its
+ * low end), a choice's values; `own` sets what a form chooses itself (a default).
+ */
+export function coreSpec(field, own = {}) {
+  const o = TRAIN_OPTIONS[field];
+  const spec = o.type === 'integer' ? { type: 'int', min: o.lo, max: o.hi, def: o.def }
+    : o.type === 'choice' ? { type: 'enum', values: o.choices, def: o.def }
+      : { type: 'number', min: o.lo, minOpen: field === 'lr', max: o.hi, def: o.def };
+  return { ...spec, ...own };
+}
+
+// A small valid configuration: each field is checked alone on it, so every
+// bad field gets the core's message at once (configure() stops at the first).
+export const PROBE = { ...FIXED, task: D.task, dk: 16, heads: 1, divisor: 'sqrt', optimizer: D.optimizer, lr: 1e-3, seed: D.seed };
+
+// The core names the bad argument of a whole configuration (its
+// ArgumentError's argument, validate() in train_config.cpp); this maps it to
+// the TrainOptions field it concerns. A form maps that field to its control.
+const ARG_OPTION = {
+  task: 'task', dk: 'dk', heads: 'heads', 'heads*dk': 'dk', 'batch*positions*heads*dk': 'dk',
+  'd_model*heads*dk': 'dk', optimizer: 'optimizer', lr: 'lr', seed: 'seed', divisor: 'divisor',
+  softcap: 'softcap', qk_clip: 'qkClip', init: 'init',
+};
+
+/**
+ * The control a verdict on a whole configuration goes next to: `controls`
+ * maps a TrainOptions field to a form's control (the lab's opt, div, cap and
+ * clip; a field it has no control for is 'form', under its buttons).
+ */
+export function fieldOfArgument(argument, controls) {
+  const option = ARG_OPTION[argument];
+  return (option && controls[option]) ?? 'form';
+}
 
 /** A soft-cap or QK-clip text: empty (or absent) is 0, off; else the number (NaN when not one). */
 export function capNumber(text) {

@@ -1,5 +1,5 @@
 // The lab's training ops, wherever they run: in a training worker (worker.js
-// serves them over core/rpc.js) or, where a host page's CSP allows no worker
+// serves them over bridge/rpc.js) or, where a host page's CSP allows no worker
 // (an embedded <attn-train-compare>), on the main thread (pool.js, through
 // rpc.js connectLocal). They hold the lab's wasm core and one or more
 // TrainSessions (runs). Runs step in batches sized so one core call takes
@@ -34,16 +34,17 @@ import { coreErrorOf, errorFields } from '../bridge/rpc.js';
 import {
   requireBoolean, requireNumber, requireObject, requireOptions, requireString, typeError,
 } from '../bridge/arg-types.js';
+import { CORE_OPTIONS, FIXED } from './config.js';
 
-// TrainSession.configure()'s options (cpp/wasm/train_bindings.cpp configure):
-// every field, of its type, checked before Embind converts them (a number
-// where a string belongs threw half-way and leaked the struct and its strings).
-const TRAIN_OPTIONS = {
-  task: 'string', dk: 'number', heads: 'number', dModel: 'number', dv: 'number', divisor: 'string',
-  optimizer: 'string', lr: 'number', init: 'string', batch: 'number', seed: 'number', logEvery: 'number',
-};
+// TrainSession.configure()'s options, as the core's option table has them
+// (the fields configure() reads, cpp/wasm/train_bindings.cpp): every field, of
+// its type, checked before Embind converts them (a number where a string
+// belongs threw half-way and leaked the struct and its strings).
+const FIELDS = Object.values(CORE_OPTIONS).filter((o) => o.field);
+const jsType = (o) => (o.type === 'integer' || o.type === 'number' ? 'number' : 'string');
+const TRAIN_OPTIONS = Object.fromEntries(FIELDS.filter((o) => !o.optional).map((o) => [o.field, jsType(o)]));
 // The stabilisers, optional (callers from before them leave them out): 0 is off.
-const STABILISERS = ['softcap', 'qkClip'];
+const STABILISERS = FIELDS.filter((o) => o.optional).map((o) => o.field);
 function trainOptionsOf(o) {
   const out = requireOptions('options', o, TRAIN_OPTIONS);
   for (const field of STABILISERS)
@@ -201,10 +202,9 @@ export function createTrainOps(emit, options = {}) {
     if (warmSteps <= 0) return;
     const s = new M.TrainSession();
     try {
-      const status = s.configure({
-        task: 'recall', dk: 64, heads: 2, dModel: 64, dv: 32, divisor: 'sqrt', optimizer: 'adam', lr: 1e-3,
-        init: 'lecun', batch: 64, seed: 0, logEvery: 5,
-      });
+      // The core's defaults, at d_k 64 (the lab's model, FIXED: the shapes its runs step through).
+      const defaults = Object.fromEntries(FIELDS.map((o) => [o.field, o.def]));
+      const status = s.configure({ ...defaults, ...FIXED, dk: 64, lr: 1e-3 });
       if (!status.error) {
         s.step(warmSteps);
         s.attentionMaps();

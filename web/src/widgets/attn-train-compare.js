@@ -1,19 +1,19 @@
 // <attn-train-compare>: the lab's experiment in small, as an element. One
 // TrainSession per divisor (1, 2, √d_k, d_k) trains the same model on the
-// same data from the same initial weights (lab/comparison.js); the widget
+// same data from the same initial weights (train/comparison.js); the widget
 // draws each run's training loss and accuracy against the step as they
 // stream in, its progress and pace, and at the end the core's held-out loss
 // and accuracy and the steps each run took to reach 90%.
 //
 // The runs are the lab's: its wasm module (loaded only when this element is
 // on the page) in ONE worker shared by every <attn-train-compare> of the page
-// (a Pool of one, lab/pool.js); where the host's CSP allows no worker, the same
+// (a Pool of one, train/pool.js); where the host's CSP allows no worker, the same
 // ops run on the main thread in short slices (the footer says which).
 //
 // Attributes (element.js options; a later change applies at the next Start):
-// dk (1..1024, the core's trainLimits().maxDk), divisors ("1,sqrt"; items 1,
-// 2, sqrt, dk), steps, seed, optimizer (adam|sgd), lr (empty: the core's
-// reference rate); autostart (start when connected); controls="none" hides
+// dk (1..1024, the core's), divisors ("1,sqrt"; items 1, 2, sqrt, dk), steps,
+// seed (the core's range), optimizer (adam|sgd), lr (in the core's range;
+// empty: the core's reference rate); autostart (start when connected); controls="none" hides
 // the controls, a host still starts with el.start() and stops with el.stop().
 import { t } from '../base/i18n.js';
 import { DASH, decimals, fixed, int, num, percent } from '../base/format.js';
@@ -23,7 +23,7 @@ import { loadErrorStrings } from '../bridge/errors.js';
 import { createChart } from './chart.js';
 import { Pool } from '../train/pool.js';
 import { Comparison } from '../train/comparison.js';
-import { EVAL_SAMPLES, FIXED } from '../train/config.js';
+import { CORE_OPTIONS, EVAL_SAMPLES, FIXED, PROBE, coreSpec, fieldOfArgument, number } from '../train/config.js';
 import './compare-strings.js';
 import styles from './train-compare.css?inline';
 
@@ -37,10 +37,12 @@ const DIVISORS = [
   ['sqrt', 'c-sqrt', null],
   ['dk', 'c-dk', [8, 4]],
 ];
-const OPTIMIZERS = ['adam', 'sgd'];
-const HEADS = 2;
-const TASK = 'recall';
-const MAX_DK = 1024;      // the core's trainLimits().maxDk
+// The model's and the ranges' facts are the core's (train/config.js CORE_OPTIONS,
+// cpp/core/train/train_config.h train_options); d_k's default, the steps and
+// their limit are this widget's own.
+const OPTIMIZERS = CORE_OPTIONS.optimizer.choices;
+const HEADS = CORE_OPTIONS.heads.def;
+const TASK = CORE_OPTIONS.task.def;
 const MAX_STEPS = 5000;   // d_k = 1024 at ~30 ms a step: minutes, not hours
 const CHARTS = [
   { key: 'loss', column: 'loss' },
@@ -48,27 +50,20 @@ const CHARTS = [
 ];
 
 const SPECS = {
-  dk: { type: 'int', min: 1, max: MAX_DK, def: 64 },
+  dk: coreSpec('dk', { def: 64 }),
   divisors: { type: 'list', values: DIVISORS.map((d) => d[0]), def: ['1', 'sqrt'] },
   steps: { type: 'int', min: 1, max: MAX_STEPS, def: 300 },
-  seed: { type: 'int', min: 0, max: 2 ** 32 - 1, def: 0 },
-  optimizer: { type: 'enum', values: OPTIMIZERS, def: 'adam' },
-  lr: { type: 'number', min: 0, minOpen: true, max: 10, def: null },
+  seed: coreSpec('seed'),
+  optimizer: coreSpec('optimizer'),
+  lr: coreSpec('lr', { def: null }),
 };
 
-// The core's name for a bad argument of a whole configuration -> the control it concerns.
-const ARG_FIELD = {
-  dk: 'dk', 'heads*dk': 'dk', 'batch*positions*heads*dk': 'dk', 'd_model*heads*dk': 'dk',
-  optimizer: 'optimizer', lr: 'lr', seed: 'seed', divisor: 'divisors',
-};
-// A small valid configuration: each field is checked alone on it, so every bad field gets its message.
-const PROBE = { ...FIXED, task: TASK, dk: 16, heads: 1, divisor: 'sqrt', optimizer: 'adam', lr: 1e-3, seed: 0 };
+// The control of each TrainOptions field this widget has (the others' verdicts go under its buttons).
+const CONTROLS = { dk: 'dk', optimizer: 'optimizer', lr: 'lr', seed: 'seed', divisor: 'divisors' };
 
 // One worker (one wasm instance) for every widget of the page, started when the first one connects.
 let sharedPool = null;
 const pool = () => (sharedPool ??= new Pool('widget', 1));
-
-const number = (text) => (String(text).trim() === '' ? NaN : Number(String(text).trim()));
 
 class AttnTrainCompare extends AttnElement {
   defaultIdPrefix = 'train';
@@ -257,7 +252,7 @@ class AttnTrainCompare extends AttnElement {
       }
       if (Object.keys(msgs).length === 0) {
         const [r] = await ask('validate', [[this.options(x, 'sqrt', lr)]]);
-        if (r.error) msgs[ARG_FIELD[r.argument] ?? 'form'] = { core: r };
+        if (r.error) msgs[fieldOfArgument(r.argument, CONTROLS)] = { core: r };
       }
     } catch (e) {
       msgs.form = { core: e };

@@ -4,6 +4,8 @@
 // also keeps the distribution over rows) and the sequence-length view against
 // d_k or n (saturation-length.js). The same seeds and row counts give the
 // same rows, so views of the same points agree to the last digit.
+import { MAX_DIVISOR } from '../wasm/divisor-range.js';
+
 export const SWEEP_DKS = Array.from({ length: 13 }, (_, i) => 2 ** i); // d_k = 1 .. 4096
 // Monte Carlo budget, in normal draws (about 20 ns each in the worker): a call
 // is at most CHUNK (≲ 50 ms), a point at most POINT (≲ 100 ms).
@@ -12,8 +14,8 @@ const POINT = 5e6;
 const MIN_ROWS = 8;
 const MAX_ROWS = 4000;
 
-// The largest divisor the core takes (limits::kMaxDivisor).
-export const MAX_DIVISOR = 1e12;
+// The largest divisor the core takes (limits::kMaxDivisor, written into the build: wasm/divisor-range.js).
+export { MAX_DIVISOR };
 
 /** The reader's custom divisor as a number the core takes, or null (a message is the core's, at the row). */
 export const customDivisor = (text) => {

@@ -13,14 +13,13 @@ import { writeState } from '../../base/state.js';
 import { int, num } from '../../base/format.js';
 import './strings.js';
 import {
-  FIXED, MAX_CUSTOM, MAX_STEPS, TASKS, OPTIMIZERS, INITS, PRESETS, FORM_PREFIX,
-  divisorOptions, splitDivisors, number, trainOptions, parseSteps, capNumber, formUrlValues,
+  FIXED, MAX_CUSTOM, MAX_STEPS, TASKS, OPTIMIZERS, INITS, PRESETS, FORM_PREFIX, PROBE,
+  divisorOptions, splitDivisors, number, trainOptions, parseSteps, capNumber, formUrlValues, fieldOfArgument as controlOf,
 } from '../../train/config.js';
 import { swatch } from './swatch.js';
 
-// A small valid configuration: each field is checked alone on it, so every
-// bad field gets the core's message at once (configure() stops at the first).
-export const PROBE = { ...FIXED, task: 'recall', dk: 16, heads: 1, divisor: 'sqrt', optimizer: 'adam', lr: 1e-3, seed: 0 };
+export { PROBE };
+// Each field alone on PROBE (train/config.js), the form's control -> the TrainOptions field.
 const PROBED = [
   ['task', 'task', (x) => x], ['dk', 'dk', number], ['heads', 'heads', number],
   ['opt', 'optimizer', (x) => x], ['lr', 'lr', number], ['seed', 'seed', number],
@@ -31,16 +30,15 @@ const PROBED_SET = [
   ['init', 'init', (x) => x, (x) => x !== undefined && x !== FIXED.init],
 ];
 
-// The core names the bad argument of a whole configuration (TrainSession.errorArgument()); this maps it to a control.
-const ARG_FIELD = {
-  task: 'task', dk: 'dk', heads: 'heads', 'heads*dk': 'dk', 'batch*positions*heads*dk': 'dk',
-  'd_model*heads*dk': 'dk', optimizer: 'opt', lr: 'lr', seed: 'seed', divisor: 'div',
-  softcap: 'cap', qk_clip: 'clip', init: 'init',
+// The form's control for each TrainOptions field.
+const CONTROLS = {
+  task: 'task', dk: 'dk', heads: 'heads', optimizer: 'opt', lr: 'lr', seed: 'seed', divisor: 'div',
+  softcap: 'cap', qkClip: 'clip', init: 'init',
 };
 
 /** The field a verdict on a whole configuration goes next to ('form': under the buttons). */
 export function fieldOfArgument(argument) {
-  return ARG_FIELD[argument] ?? 'form';
+  return controlOf(argument, CONTROLS);
 }
 
 /**
@@ -154,7 +152,7 @@ export async function validateValues(v, ask) {
   } catch (e) {
     msgs.form = { core: errorFields(e) };
   }
-  // The core's verdicts are shown as sentences for readers (core/errors.js): load them first.
+  // The core's verdicts are shown as sentences for readers (bridge/errors.js): load them first.
   if (Object.values(msgs).some((m) => m.core)) await loadErrorStrings();
   const plan = Object.keys(msgs).length ? null : planOf(v, checked, lr);
   return { msgs, plan, autoLr };

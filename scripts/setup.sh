@@ -10,7 +10,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # wasm-objdump (the f32x4 check); chromium runs the browser tests; clang and
 # libclang-rt-14-dev (libFuzzer and the sanitizer runtimes, only recommended by
 # clang) build the fuzz targets of scripts/fuzz.sh; fonts-noto-cjk gives Chromium
-# a CJK font, so the 简体中文 pages' screenshots (tests/browser/audit.test.mjs)
+# a CJK font, so the 简体中文 pages' screenshots (tests/browser/audit-<page>.test.mjs)
 # show characters rather than boxes; clang-19, lld-19 and llvm-19 compile and
 # link the relaxed-SIMD build (emcc's own clang 14 emits a pre-standard
 # relaxed_madd opcode that browsers and Node reject); ccache caches every

@@ -1,4 +1,4 @@
-// What tests/browser/audit.test.mjs runs inside a page: axe-core, and the
+// What tests/browser/audit-<page>.test.mjs run inside a page (audit-pages.mjs): axe-core, and the
 // clipping check (every table, formula and chart either fits or shows a cue
 // that it scrolls). Each function here is serialised by playwright and runs in
 // the page, so it may use nothing from this module's scope.

@@ -1,6 +1,6 @@
 // The embed's pure parts, in Node: the attribute parser (state.js
 // parseOption: strict, no clamping, a message key for each refusal) and the
-// reading of a host page's <meta> CSP (core/spawn.js: whether to try a blob:
+// reading of a host page's <meta> CSP (bridge/spawn.js: whether to try a blob:
 // worker at all).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -14,7 +14,7 @@
 //   worker as a bare file whose imports of the glue point at names that no
 //   longer exist, and every call to the core fails. The `Worker` in that
 //   expression is a local class that only records the URL it is given: the
-//   worker is still started by core/spawn.js (same origin directly, else
+//   worker is still started by bridge/spawn.js (same origin directly, else
 //   through a blob: module), as in the embed.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

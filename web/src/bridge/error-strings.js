@@ -67,7 +67,7 @@ defineStrings('coreerr', {
     'arg.probs': 'The probabilities',
     'arg.format': 'The file format',
     'arg.value': 'This value',
-    // The JS wrappers' own arguments (core/arg-types.js).
+    // The JS wrappers' own arguments (bridge/arg-types.js).
     'arg.divisor': 'The divisor',
     'arg.name': 'The file name',
     'arg.bytes': 'The file’s contents',
@@ -100,7 +100,7 @@ defineStrings('coreerr', {
     'divisor.textQknorm': 'The divisor must be a number such as 8 or 0.5 (greater than 0, at most {hi}), “sqrt” for √dₖ, “dk” for dₖ, or “qknorm”.',
     'divisor.textSsmax': 'The divisor must be a number such as 8 or 0.5 (greater than 0, at most {hi}), “sqrt” for √dₖ, “dk” for dₖ, or “ssmax” / “ssmax:S” for √dₖ / (s·ln n) with s from 10⁻⁶ to 10⁶.',
     choice: '{name} must be one of: {choices}.',
-    // A JS caller's wrong type (core/arg-types.js): a page's own bug, or a script's.
+    // A JS caller's wrong type (bridge/arg-types.js): a page's own bug, or a script's.
     'type.number': '{name} must be a number.',
     'type.string': '{name} must be text.',
     'type.long': '{name} must be text of at most {max} characters.',

@@ -119,7 +119,7 @@ export class Comparison {
       failed: (m) => {
         if (!live()) return;
         run.failed = m.error;
-        run.failedError = errorFields(m);  // argument, kind, params: the page's sentence (core/errors.js)
+        run.failedError = errorFields(m);  // argument, kind, params: the page's sentence (bridge/errors.js)
         this.emit('failed', { run });
         this.ended(run);
       },

@@ -1,4 +1,4 @@
-// The page's side of the training workers (worker.js, over core/rpc.js): up
+// The page's side of the training workers (worker.js, over bridge/rpc.js): up
 // to `max` workers, one per core the browser reports, each with its own core
 // instance, started on demand and kept warm between runs. A run is placed on a
 // worker by the caller (the comparison spreads its runs round-robin; the sweep

@@ -93,14 +93,14 @@ export function ceilingSampler(modules, { warmup = 3, minSeconds = 0.02 } = {}) 
 
 // Calibrates and warms one cell; returns a function that takes one sample.
 function sampler(M, c, warmup, minSeconds) {
-  // Types checked before Embind sees them (core/arg-types.js); the core checks the ranges.
+  // Types checked before Embind sees them (bridge/arg-types.js); the core checks the ranges.
   requireObject('case', c);
   requireString('kernel', c.kernel);
   requireNumber('n', c.n);
   requireNumber('d', c.d);
   const run = (iters) => {
     const r = M.benchRun(c.kernel, c.n, c.d, iters);
-    if (r.error) throw coreErrorOf(r);  // its argument, kind and params reach the page (core/errors.js)
+    if (r.error) throw coreErrorOf(r);  // its argument, kind and params reach the page (bridge/errors.js)
     return r;
   };
   // The first call can compile the kernel: without Liftoff (scripts/bench.sh)

@@ -1,7 +1,7 @@
 // Benchmark worker: loads every build of the benchmarks' core module the
 // browser can run (scalar; SIMD128 and relaxed SIMD where it has them) and measures every case of the grid in
 // each (a case's builds interleaved), with an event per finished cell, so the page stays responsive and
-// shows progress. One op over core/rpc.js, run(samples), which resolves with
+// shows progress. One op over bridge/rpc.js, run(samples), which resolves with
 // the number of cells when all are done. Events: plan {cases, builds}, cell
 // {build, index, median, spread, samples}, peaks {scalar, simd?, relaxed?:
 // {peak, kernel, median, samples}} at the end: each build's ceiling, the

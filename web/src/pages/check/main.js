@@ -22,7 +22,7 @@ import './strings.js';
 import snippet from './capture_qk.py?raw';
 
 // The checker's own core module (readers, report) is in a worker of its own
-// (core/check-client.js), with its own wrapper (attn-check.js).
+// (bridge/check-client.js), with its own wrapper (attn-check.js).
 
 // The checker's limits, from the core (base/size_limits.h through the module's
 // checkLimits()), not copied here: the page states them, and checks a file's
@@ -220,7 +220,7 @@ function applyPreset() {
   fillPresets();
 }
 
-// The core's error as a sentence for readers (core/errors.js), next to the
+// The core's error as a sentence for readers (bridge/errors.js), next to the
 // control it is about: the divisor, the array names, the sequences, or the
 // file (the status line under the file input). Never the core's English
 // message, which goes to the console for whoever wants the detail.

@@ -236,7 +236,7 @@ function onComparison(type, { run, first } = {}) {
       scheduleRedraw(cmp.firstPointMs === null);
       break;
     case 'failed':
-      // The card's sentence for the core's error (core/errors.js) once the sentences have loaded.
+      // The card's sentence for the core's error (bridge/errors.js) once the sentences have loaded.
       loadErrorStrings().then(() => cards.setState(run));
       // falls through
     case 'done':
@@ -450,7 +450,7 @@ function footer() {
 // the relaxed build (chosen by detection) fuses each multiply-add where the
 // engine does (buildInfo().madd), and then a run is `attnlab train --madd
 // fused`'s for its seed; SIMD128 rounds twice, as the CLI does by default. The
-// link switches between the two (?build=simd, read by core/build.js, or back
+// link switches between the two (?build=simd, read by bridge/build.js, or back
 // to the detected build).
 function buildChoice() {
   const el = byId('lab-build');

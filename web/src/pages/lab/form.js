@@ -13,7 +13,7 @@ import { writeState } from '../../base/state.js';
 import { int, num } from '../../base/format.js';
 import './strings.js';
 import {
-  FIXED, MAX_CUSTOM, MAX_STEPS, TASKS, OPTIMIZERS, INITS, PRESETS, FORM_PREFIX, PROBE,
+  CORE_OPTIONS, FIXED, MAX_CUSTOM, MAX_STEPS, TASKS, OPTIMIZERS, INITS, PRESETS, FORM_PREFIX, PROBE,
   divisorOptions, splitDivisors, number, trainOptions, parseSteps, capNumber, formUrlValues, fieldOfArgument as controlOf,
 } from '../../train/config.js';
 import { swatch } from './swatch.js';
@@ -212,7 +212,10 @@ export function createForm({ pool, extras = [] }) {
   // Real models' settings (the core's presets, which arrive with the worker): a
   // select that fills the fields, not a value of its own (not in the address).
   const preset = selectField('preset', ['']);
-  const dkList = h('datalist', { id: 'lab-dk-list' }, [16, 32, 64, 128, 256, 512, 1024].map((v) => h('option', { value: v })));
+  // d_k's suggestions: powers of two from 16 to the core's largest.
+  const dks = [];
+  for (let v = 16; v <= CORE_OPTIONS.dk.hi; v *= 2) dks.push(v);
+  const dkList = h('datalist', { id: 'lab-dk-list' }, dks.map((v) => h('option', { value: v })));
 
   // Divisors: a checkbox per preset and a text field for other numbers.
   const presetBoxes = Object.fromEntries(PRESETS.map((p) => {
@@ -324,7 +327,7 @@ export function createForm({ pool, extras = [] }) {
   let lrHint = { key: 'lab.f.lrHint' };
   function renderHints() {
     F.lr.hint.textContent = t(lrHint.key, lrHint.params);
-    F.dk.hint.textContent = t('lab.f.dkHint');
+    F.dk.hint.textContent = t('lab.f.dkHint', { max: int(CORE_OPTIONS.dk.hi) });
     F.task.hint.textContent = TASKS.includes(F.task.input.value) ? t(`lab.task.${F.task.input.value}`) : '';
     F.opt.hint.textContent = t('lab.f.optHint');
     const range = capRange ? t('lab.f.capRange', { lo: num(capRange[0], 3), hi: num(capRange[1], 6) }) : '';

@@ -4,7 +4,6 @@
 #include "base/number.h"
 #include "base/size_limits.h"
 #include "base/text.h"
-#include "train/train_config.h"
 
 namespace attncli {
 
@@ -109,9 +108,6 @@ std::vector<double> Args::reals(const std::string& name) const {
   }
   return out;
 }
-
-// The trainer's train_limits still spell the cap's range: held to base's until they name it.
-static_assert(attn::train_limits::kMinCap == attn::limits::kMinCap && attn::train_limits::kMaxCap == attn::limits::kMaxCap);
 
 const std::string& cap_range() {
   namespace L = attn::limits;

@@ -108,7 +108,7 @@ TrainLimits train_limits_js() { return {}; }
 // The range of a soft-cap c and of QK-clip's τ (0 is off), for the lab's hints;
 // apart from trainLimits(), whose fields callers compare whole.
 struct CapRange {
-  double lo = train_limits::kMinCap, hi = train_limits::kMaxCap;
+  double lo = limits::kMinCap, hi = limits::kMaxCap;
 };
 CapRange train_cap_range() { return {}; }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/divisor.h"
+#include "base/size_limits.h"
 #include "train/attn_model.h"
 #include "train/optimizer.h"
 #include "train/tasks.h"
@@ -54,11 +55,10 @@ inline constexpr std::size_t kMaxWidth = 4096;           // heads·dk, heads·dv
 inline constexpr std::size_t kMaxActivations = 1u << 22; // batch·T·heads·dk floats (16 MB)
 inline constexpr std::size_t kMaxParams = 1u << 22;
 inline constexpr double kMaxLr = 10.0;
-// A soft-cap c (and QK-clip's τ) is 0 (off) or in [1e-3, 1e4]: below 1e-3
-// every logit is within 1e-3 of 0 and attention is uniform to 3 digits; the
-// float scores s/c stay finite for any float logit.
-inline constexpr double kMinCap = 1e-3;
-inline constexpr double kMaxCap = 1e4;
+// A soft-cap c (and QK-clip's τ) is 0 (off) or in base's [kMinCap, kMaxCap]
+// (size_limits.h), the range the saturation session checks too.
+using limits::kMaxCap;
+using limits::kMinCap;
 inline constexpr std::size_t kMaxLogEvery = 1'000'000;
 inline constexpr std::size_t kMaxSteps = 1'000'000;  // a run's steps (the CLI's --steps)
 inline constexpr std::size_t kMaxStepsPerCall = 1'000'000;

@@ -73,7 +73,7 @@ export const SWEEP_DKS = [16, 32, 64, 128, 256, 512];
 export const SWEEP_STATE = {
   dk: { type: 'list', values: SWEEP_DKS.map(String), def: ['16', '32', '64', '128', '256'] },
   div: { type: 'list', values: PRESETS, def: ['sqrt', '2', '1'] },
-  opt: { type: 'list', values: OPTIMIZERS, def: ['adam', 'sgd'] },
+  opt: { type: 'list', values: OPTIMIZERS, def: [...OPTIMIZERS] },
   steps: text('600'),
 };
 export const SWEEP_PREFIX = 'sw';

@@ -3,6 +3,7 @@
 // shortest text that reads back to the same value) and JSON (the same rows
 // plus the configuration, the init checkpoint, the held-out evaluation and
 // the step the run diverged at).
+import { FIXED } from '../../train/config.js';
 
 // A metric that is not a number (every metric of a diverged step) as the CLI
 // writes it: nan in CSV, null in JSON (JSON.stringify's own), never 0.
@@ -43,7 +44,7 @@ export function runJson(run, config) {
 /** A file name part for a run: dk256-adam-seed0-div-sqrt (no characters a file system minds). */
 export function fileStem(config, option) {
   const stab = (config.softcap > 0 ? `-cap${config.softcap}` : '') + (config.qkClip > 0 ? `-clip${config.qkClip}` : '') +
-    (config.init && config.init !== 'lecun' ? `-${config.init}` : '');
+    (config.init && config.init !== FIXED.init ? `-${config.init}` : '');
   return `attnlab-${config.task}-dk${config.dk}-h${config.heads}-${config.optimizer}-seed${config.seed}${stab}-div-${option}`
     .replace(/[^\w.+-]+/g, '_');
 }

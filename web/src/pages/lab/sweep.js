@@ -458,7 +458,7 @@ export function mountSweep(section, { formValues }) {
   // The cells as they stand (a queued or running cell says so in its state column).
   const stem = (sw) => {
     const b = sw.base;
-    const stab = (b.softcap > 0 ? `-cap${b.softcap}` : '') + (b.qkClip > 0 ? `-clip${b.qkClip}` : '') + (b.init !== 'lecun' ? `-${b.init}` : '');
+    const stab = (b.softcap > 0 ? `-cap${b.softcap}` : '') + (b.qkClip > 0 ? `-clip${b.qkClip}` : '') + (b.init !== FIXED.init ? `-${b.init}` : '');
     return `attnlab-sweep-${b.task}-h${b.heads}-seed${b.seed}-steps${sw.steps}${stab}`.replace(/[^\w.+-]+/g, '_');
   };
   csvBtn.addEventListener('click', () => last && download(sweepCsv(last), `${stem(last)}.csv`, 'text/csv'));

@@ -153,8 +153,8 @@ describe('the embed set up wrong: each widget names the real cause', () => {
   }
 
   const COMPUTING = TAGS.filter((t) => t !== 'attn-chain');
-  // attn-train-compare runs the lab's core, whose buildInfo does not carry the .wasm's MIME type.
-  const MIME_TAGS = COMPUTING.filter((t) => t !== 'attn-train-compare');
+  // Every computing widget, attn-train-compare too (the lab's core reports it through its pool's init).
+  const MIME_TAGS = COMPUTING;
 
   // Each of `tags` shows `re` (`zh` for the lang="zh" one) once, and fires one attn-error of `kind` with that message.
   function check(r, { kind, re, zh, fatal, file, where = 'status', tags = COMPUTING }) {

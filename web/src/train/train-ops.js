@@ -235,8 +235,9 @@ export function createTrainOps(emit, options = {}) {
       warmUp();
       // madd and relaxedAvailable: the page names the CLI's --madd for its runs,
       // and links between the builds (lab/main.js).
+      // wasmRefetched: the .wasm came with another MIME type than application/wasm (loader.js); an embedded widget's footer says so.
       return { simd: info.simd, build: info.build, kernel: info.dotKernel, madd: info.madd,
-        relaxedAvailable: await hasRelaxedSimd() };
+        relaxedAvailable: await hasRelaxedSimd(), ...(M.wasmRefetched && { wasmRefetched: true }) };
     },
     // One throwaway session: the core's message and argument for each options object.
     async validate(list) {

@@ -84,7 +84,7 @@ class AttnTrainCompare extends AttnElement {
   coreClient() {
     return {
       call: (op) => (op === 'buildInfo'
-        ? pool().ensure(1).then((info) => ({ simd: info.simd, build: info.build, dotKernel: info.kernel }))
+        ? pool().ensure(1).then((info) => ({ simd: info.simd, build: info.build, dotKernel: info.kernel, wasmRefetched: info.wasmRefetched }))
         : Promise.reject(new Error(`unknown op "${op}"`))),
       mode: () => pool().mode(),
     };

@@ -885,6 +885,112 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
     }
   });
 
+  // ---- each figure's "look for" line, read against the numbers shown beside it ----
+  test('each figure has one "look for" line, written from the numbers it shows, in both languages and after a control changes', { timeout: 4 * TIMEOUT }, async () => {
+    // The numbers of a line, in order ("4,096", "−0.012", "93.1%" -> 4096, -0.012, 93.1).
+    const nums = (text) => [...text.replace(/dₖ|q·k/g, '').matchAll(/[−-]?\d[\d,]*(?:\.\d+)?/g)].map((m) => Number(m[0].replace(/,/g, '').replace('−', '-')));
+    const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 0.006 * Math.max(Math.abs(b), 1e-3), `${what}: ${a} against ${b}`);
+    for (const lang of ['en', 'zh']) {
+      const page = await openPage('sat.seed=9&var.seed=3&proof.seed=4', { lang });
+      const look = (id) => page.textContent(`#${id}`);
+      const check = async () => {
+        // The hero: its note names the unscaled row's largest probability as its stats show it.
+        const hero = await page.evaluate(() => ({ note: document.getElementById('hero-note').textContent,
+          stats: document.querySelector('[data-hero="unscaled.stats"]').textContent, dk: document.getElementById('hero-dk-out').textContent,
+          p: [0, 1, 2].map((j) => document.querySelector(`[data-hero="unscaled.p${j}"]`).textContent) }));
+        if (hero.dk.endsWith(' 64')) for (const p of hero.p) assert.ok(hero.note.includes(p), `hero: ${p} in ${hero.note}`);
+        else assert.ok(hero.note.includes(hero.stats.match(/\d[\d.]*%/)[0]) && hero.note.includes(hero.dk), `hero: ${hero.stats}, ${hero.dk} in ${hero.note}`);
+
+        // Section 2, the histogram: d_k, the bars' span, their standard deviation and √d_k, as its readout and table have them.
+        await page.locator('#var-hist-chart').scrollIntoViewIfNeeded();
+        await waitFor(page, () => document.getElementById('var-hist-look').textContent && document.getElementById('proof-look').textContent, 'the histogram and the proof');
+        await openDetails(page, 'var-hist-table');
+        const hist = await page.evaluate(() => {
+          const cells = [...document.querySelectorAll('#var-hist-table tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent));
+          return { look: document.getElementById('var-hist-look').textContent, dk: document.getElementById('var-dk-output')?.textContent ?? document.querySelector('attn-variance').v.dk,
+            v: Number(document.getElementById('var-readout').dataset.var), from: cells[0][0], to: cells.at(-1)[1], dkv: document.querySelector('attn-variance').v.dk };
+        });
+        const [dk, lo, hi, sd, root] = nums(hist.look);
+        assert.equal(dk, hist.dkv, hist.look);
+        near(lo, Number(hist.from.replace(/,/g, '').replace('−', '-')), 'histogram: from');
+        near(hi, Number(hist.to.replace(/,/g, '').replace('−', '-')), 'histogram: to');
+        near(sd, Math.sqrt(hist.v), 'histogram: standard deviation');
+        near(root, Math.sqrt(hist.dkv), 'histogram: √d_k');
+
+        // Section 2, Var(q·k) against d_k: its first and last points and the scaled variance's range, as its table has them.
+        await waitFor(page, () => document.querySelector('#var-progress')?.textContent === '', 'the variance sweep', null, 40_000);
+        await openDetails(page, 'var-sweep-table');
+        const sweep = await page.evaluate(() => ({ look: document.getElementById('var-sweep-look').textContent,
+          rows: [...document.querySelectorAll('#var-sweep-table tbody tr')].map((tr) => ({ dk: Number(tr.dataset.dk), v: Number(tr.dataset.var), sv: Number(tr.dataset.scaledVar) })) }));
+        const [a, b, va, vb, slo, shi] = nums(sweep.look);
+        assert.deepEqual([a, b], [sweep.rows[0].dk, sweep.rows.at(-1).dk], sweep.look);
+        near(va, sweep.rows[0].v, 'sweep: first variance');
+        near(vb, sweep.rows.at(-1).v, 'sweep: last variance');
+        near(slo, Math.min(...sweep.rows.map((r) => r.sv)), 'sweep: least scaled variance');
+        near(shi, Math.max(...sweep.rows.map((r) => r.sv)), 'sweep: largest scaled variance');
+
+        // Section 3, the proof's grid: the diagonal's range and the largest cross term, as its cells show them.
+        await page.locator('#proof-grid').scrollIntoViewIfNeeded(); // a figure off screen draws when it comes near
+        await waitFor(page, () => [...document.querySelectorAll('#proof-grid td.cell')].every((td) => /\d/.test(td.textContent)), 'the proof\'s means');
+        const proof = await page.evaluate(() => {
+          const d = document.querySelector('attn-proof').v.dk;
+          const cells = [...document.querySelectorAll('#proof-grid td.cell')].map((td, k) => ({ diag: Math.floor(k / d) === k % d, text: td.textContent }));
+          return { look: document.getElementById('proof-look').textContent, d, cells };
+        });
+        const [d, dlo, dhi, c, off] = nums(proof.look);
+        const diag = proof.cells.filter((x) => x.diag).map((x) => nums(x.text)[0]);
+        const cross = proof.cells.filter((x) => !x.diag).map((x) => nums(x.text)[0]);
+        assert.deepEqual([d, dlo, dhi], [proof.d, Math.min(...diag), Math.max(...diag)], proof.look);
+        if (proof.d > 1) assert.deepEqual([c, Math.abs(off)], [cross.length, Math.max(...cross.map(Math.abs))], proof.look);
+
+        // Section 4, the seed's table: example 1's unscaled largest probability, as its row shows it.
+        const seed = await page.evaluate(() => ({ look: document.getElementById('seed-not-one-hot').textContent,
+          p: document.querySelector('[data-row="ex0-unscaled"] .c-maxProb, [data-row="ex0-unscaled"] [data-col="maxProb"]')?.textContent }));
+        if (seed.p) assert.ok(seed.look.includes(seed.p), `seed: ${seed.p} in ${seed.look}`);
+
+        // Section 5, the sampled row: both largest probabilities as the bars' captions show them, and d_k.
+        await page.locator('#sat-row-look').scrollIntoViewIfNeeded();
+        await waitFor(page, () => document.getElementById('sat-row-look').textContent && !document.querySelector('attn-saturation .row-stale'), 'the sampled row');
+        const row = await page.evaluate(() => ({ look: document.getElementById('sat-row-look').textContent, dk: document.querySelector('attn-saturation').v.dk,
+          u: document.querySelector('.chart-stats[data-chart="unscaled"]').textContent, s: document.querySelector('.chart-stats[data-chart="scaled"]').textContent }));
+        const pct = (t) => t.match(/\d[\d.]*%/)[0];
+        assert.ok(row.look.includes(pct(row.u)) && row.look.includes(pct(row.s)) && row.look.includes(`dₖ = ${row.dk}`), `row: ${pct(row.u)}, ${pct(row.s)} in ${row.look}`);
+
+        // Section 5, the curves: their means at the dashed line's d_k, as their table shows them.
+        await page.locator('#sat-curves-look').scrollIntoViewIfNeeded();
+        await waitFor(page, () => document.querySelector('attn-saturation').dataset.sweep === 'done', 'the saturation sweep', null, 40_000);
+        await openDetails(page, 'sat-curve-table');
+        const curves = await page.evaluate(() => {
+          const look = document.getElementById('sat-curves-look').textContent;
+          const at = Number(look.match(/dₖ = ([\d,]+)/)[1].replace(/,/g, ''));
+          const cell = (div) => document.querySelector(`#sat-curve-table tr[data-dk="${at}"][data-div="${div}"] td[data-stat="maxProb"]`)?.textContent;
+          return { look, at, dk: document.querySelector('attn-saturation').v.dk, u: cell('1'), s: cell('sqrt') };
+        });
+        assert.ok(curves.at <= curves.dk && curves.at * 2 > curves.dk, `the curves' line at the dashed line: ${curves.at}, d_k ${curves.dk}`);
+        assert.ok(curves.look.includes(pct(curves.u)) && curves.look.includes(pct(curves.s)), `curves: ${curves.u}, ${curves.s} in ${curves.look}`);
+        return { row: row.look, curves: curves.look, hist: hist.look, proof: proof.look };
+      };
+      const first = await check();
+      assert.match(first.row, lang === 'en' ? /^Look for: the tallest bar/ : /^看点：最高的柱/);
+      // Every control moved: the lines follow.
+      await page.focus('#hero-dk');
+      await page.keyboard.press('ArrowRight');
+      await page.fill('#var-dk-number', '256');
+      await setRange(page, 'proof-dk', 5);
+      await page.fill('#seed-ex0-scores', '14, 10, 13');
+      await page.fill('#sat-dk-number', '1024');
+      await waitFor(page, () => document.getElementById('sat-row-look').textContent.includes('1,024') || document.getElementById('sat-row-look').textContent.includes('1024'), 'the row at d_k 1024');
+      await page.locator('#var-hist-chart').scrollIntoViewIfNeeded();
+      await waitFor(page, () => /dₖ = 256/.test(document.getElementById('var-hist-look').textContent), 'the histogram at d_k 256');
+      const second = await check();
+      assert.notEqual(second.row, first.row);
+      assert.notEqual(second.curves, first.curves);
+      assert.notEqual(second.hist, first.hist);
+      assert.notEqual(second.proof, first.proof);
+      await page.close();
+    }
+  });
+
   // ---- across the page ----
   test('URL state round-trips: opening a shared URL restores every control', { timeout: TIMEOUT }, async () => {
     const q = 'sat.dk=512&sat.div=custom&sat.c=3.5&sat.m=32&sat.seed=77&var.dk=256&var.sq=1.5&var.sk=0.5&var.rho=-0.3&var.seed=8&proof.dk=4&proof.step=5&proof.seed=6&sm.s0=3%2C2%2C1&sm.dk0=9';

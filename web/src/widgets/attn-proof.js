@@ -78,6 +78,8 @@ class AttnProof extends AttnElement {
     this.grid = h('table', { class: 'proof-grid', id: I('grid') });
     this.sums = h('p', { class: 'readout', id: I('sums') });
     this.measured = h('p', { class: 'readout', id: I('measured') });
+    // What to look at in the grid, from its cells (renderData).
+    this.look = h('p', { class: 'note look', id: I('look') });
     this.errorEl = h('p', { class: 'msg', role: 'alert' });
 
     // Controls and step panel share one container, which takes the arrow keys.
@@ -88,7 +90,7 @@ class AttnProof extends AttnElement {
         h('div', { class: 'field field-seed' }, this.playBtn, this.resetBtn, this.seedBtn, this.samplesEl)),
       h('div', { class: 'proof-layout' },
         this.panel,
-        h('div', { class: 'proof-data' }, h('div', { class: 'table-scroll' }, this.grid), this.sums, this.measured, this.errorEl)));
+        h('div', { class: 'proof-data' }, h('div', { class: 'table-scroll' }, this.grid), this.look, this.sums, this.measured, this.errorEl)));
     this.root.append(this.noticeBox(notices), this.stepper, this.keysNote, this.live);
 
     this.dkRange.addEventListener('input', () => {
@@ -290,13 +292,20 @@ class AttnProof extends AttnElement {
     const means = r?.proofMeans;
     let diag = 0;
     let off = 0;
+    const diagonal = [];
+    let cross = 0;
     this.cells.forEach((td, k) => {
       const x = means ? means[k] : NaN;
       td.textContent = means ? num(x, 3) : DASH;
       td.dataset.mean = means ? String(x) : '';
       if (means) {
-        if (Math.floor(k / d) === k % d) diag += x;
-        else off += x;
+        if (Math.floor(k / d) === k % d) {
+          diag += x;
+          diagonal.push(x);
+        } else {
+          off += x;
+          if (Math.abs(x) > Math.abs(cross)) cross = x;
+        }
       }
     });
     this.caption.textContent = t('proof.gridCaption', { dk: int(d) });
@@ -305,6 +314,8 @@ class AttnProof extends AttnElement {
     this.sums.textContent = means
       ? t('proof.sums', { diag: num(diag, 4), off: num(off, 3), cells: int(d * d), total: num(diag + off, 4) })
       : DASH;
+    if (means) this.look.textContent = t('proof.look', { d: int(d), lo: num(Math.min(...diagonal), 3), hi: num(Math.max(...diagonal), 3) })
+      + (d > 1 ? t('proof.lookCross', { c: int(d * d - d), off: num(cross, 3) }) : '');
     this.sums.dataset.total = means ? String(diag + off) : '';
     this.measured.textContent = r ? t('proof.measured', { var: num(r.summary.var, 4), svar: num(r.summary.scaledVar, 4) }) : '';
     this.measured.dataset.var = r ? String(r.summary.var) : '';

@@ -132,7 +132,9 @@ class AttnSaturation extends AttnElement {
       const fig = h('figure', { class: `chart chart-${key}` }, h('figcaption', {}, title, stats), plot);
       return { key, title, stats, plot, fig, bars: [] };
     });
-    this.axisNote = h('p', { class: 'axis-note' });
+    // What to look at, from the numbers the figure shows (renderRow, renderCurves).
+    this.rowLook = h('p', { class: 'note look', id: I('row-look') });
+    this.curvesLook = h('p', { class: 'note look', id: I('curves-look') });
     this.rowTable = dataTable(I('row-table'));
     this.rowFoot = h('tfoot');
     this.rowTable.table.append(this.rowFoot);
@@ -156,12 +158,13 @@ class AttnSaturation extends AttnElement {
       controls,
       this.rowHeading,
       h('div', { class: 'charts' }, this.barCharts.map((c) => c.fig)),
-      this.axisNote,
+      this.rowLook,
       this.rowTable.details,
       this.curvesHeading,
       this.curvesNote,
       this.progress,
       this.chartBox,
+      this.curvesLook,
       this.curveTable.details,
       this.distSlot);
 
@@ -323,6 +326,7 @@ class AttnSaturation extends AttnElement {
     }
     this.renderControls();
     for (const { c } of this.charts) c.setMarker(this.axis.marker(this.v));
+    if (this.sweep) this.renderLook();
     this.dist?.update();
   }
 
@@ -440,7 +444,9 @@ class AttnSaturation extends AttnElement {
       });
       c.plot.setAttribute('aria-label', `${c.title.textContent}: ${c.stats.textContent}`);
     }
-    this.axisNote.textContent = t('sat.axis');
+    // A stale row keeps its line (nothing moves while the slider does).
+    if (r?.scaled && !stale) this.rowLook.textContent = t('sat.look.row', {
+      dk: int(r.dk), u: percent(r.unscaled.maxProb), c: this.divisorLabel(r.divisor, r.dk), s: percent(r.scaled.maxProb) });
     this.renderRowTable();
   }
 
@@ -495,6 +501,7 @@ class AttnSaturation extends AttnElement {
     this.progress.textContent = this.sweepError ? coreMessage(this.sweepError) : t(a.text[meta.done < a.xs.length ? PROGRESS : DONE], p);
     this.box.dataset.sweep = meta.done === a.xs.length ? 'done' : 'running';
     this.box.dataset.axis = a.key;
+    this.renderLook();
     this.renderCurveTable();
     // Watched once the curves above it have their height (before, everything is near).
     if (!this.distWatched) {
@@ -507,6 +514,13 @@ class AttnSaturation extends AttnElement {
       this.distSlot.style.minHeight = `${(matchMedia('(max-width:600px)').matches ? 1900 : 1060) * (this.widgetLang === 'zh' ? 0.88 : 1)}px`;
       whenNear(this.distSlot, () => this.loadDist(), '0px');
     }
+  }
+
+  // On the d_k axis: the two curves at the dashed line (the computed d_k at or left of it; d_k 1 comes first).
+  renderLook() {
+    const x = this.axis.xs.findLast((x) => x <= this.v.dk && this.sweep.has(`${x}|1`));
+    const mean = (key) => percent(this.sweep.get(`${x}|${key}`)?.stats.maxProb.mean);
+    this.curvesLook.textContent = this.axis === DK_AXIS && x ? t('sat.look.curves', { dk: int(x), u: mean('1'), s: mean('sqrt') }) : '';
   }
 
   renderCurveTable() {

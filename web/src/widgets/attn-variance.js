@@ -102,6 +102,9 @@ class AttnVariance extends AttnElement {
     this.histChart.el.id = I('hist-chart');
     this.readout = h('p', { class: 'readout', id: I('readout'), 'aria-live': 'off' });
     this.histNote = h('p', { class: 'note', id: I('hist-note'), hidden: true });
+    // What to look at in each figure, from the numbers it shows (renderHist, renderSweep).
+    this.histLook = h('p', { class: 'note look', id: I('hist-look') });
+    this.sweepLook = h('p', { class: 'note look', id: I('sweep-look') });
     this.histTable = dataTable(I('hist-table'));
     this.histTable.details.addEventListener('toggle', () => this.renderHistTable());
 
@@ -125,8 +128,8 @@ class AttnVariance extends AttnElement {
 
     this.root.append(this.noticeBox(notices), controls,
       h('div', { class: 'charts charts-wide' },
-        h('div', {}, this.histChart.el, this.readout, this.histNote, this.histTable.details),
-        h('div', {}, this.sweepChart.el, this.sizeChart.el)),
+        h('div', {}, this.histChart.el, this.histLook, this.readout, this.histNote, this.histTable.details),
+        h('div', {}, this.sweepChart.el, this.sweepLook, this.sizeChart.el)),
       this.sweepNote, this.progress, this.sweepTable.details);
 
     this.dkRange.addEventListener('input', () => timed('var.input', () => {
@@ -318,6 +321,8 @@ class AttnVariance extends AttnElement {
       n: int(s.samples), mean: num(s.mean, 4), tmean: num(s.theoryMean, 4), var: num(s.var, 4),
       se: num(s.varStderr, 2), tvar: num(s.theoryVar, 4), svar: num(s.scaledVar, 4),
     });
+    this.histLook.textContent = t('var.look.hist', {
+      dk: int(r.dk), lo: num(s.histLo, 3), hi: num(s.histHi, 3), sd: num(Math.sqrt(s.var), 3), root: num(sd, 3) });
     this.readout.dataset.var = s.var;
     this.readout.dataset.theoryVar = s.theoryVar;
     this.readout.dataset.mean = s.mean;
@@ -345,6 +350,11 @@ class AttnVariance extends AttnElement {
     this.sizeChart.setData([xs,
       col((s) => Math.sqrt(meanSquare(s.scaledMean, s.scaledVar, s.samples))),
       col((s, dk) => Math.sqrt(meanSquare(s.mean / dk, s.var / (dk * dk), s.samples)))]);
+    // The variance's two ends so far, and the range of the scaled one.
+    const v = col((s) => s.var);
+    const sv = col((s) => s.scaledVar);
+    if (xs.length > 1) this.sweepLook.textContent = t('var.look.sweep', { a: int(xs[0]), b: int(xs.at(-1)), va: num(v[0], 3), vb: num(v.at(-1), 3),
+      lo: num(Math.min(...sv), 3), hi: num(Math.max(...sv), 3) });
     const m = this.sweepMeta;
     this.progress.textContent = m.done < SWEEP_DKS.length ? `${int(m.done)} / ${int(SWEEP_DKS.length)}` : '';
     this.renderSweepTable();

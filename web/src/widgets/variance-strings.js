@@ -21,6 +21,8 @@ defineStrings('var', {
     'key.seed': 'N(0, dₖ), the seed’s assumption',
     offNote:
       'The dashed curve is the seed’s assumption, N(0, dₖ), drawn whole: with these σ_q, σ_k and ρ, q·k has mean {tmean} and variance {tvar}, not 0 and {dk}, so the samples do not follow it. That gap is where the assumption, and the √dₖ scaling built on it, breaks.',
+    'look.hist': 'Look for: the width. At dₖ = {dk} the bars span {lo} to {hi}; their standard deviation is {sd}, and √dₖ = {root}.',
+    'look.sweep': 'Look for: the slope. From dₖ = {a} to {b} the variance of q·k grows from {va} to {vb}; divided by √dₖ it stays between {lo} and {hi}.',
     readout: '{n} samples: mean {mean} (closed form {tmean}), variance {var} ± {se} (closed form {tvar}); divided by √dₖ, variance {svar}.',
     sweepTitle: 'Variance against dₖ (log–log)',
     sweepName: 'Measured variance of q·k and of q·k / √dₖ against dₖ, log–log, with the lines Var = dₖ and Var = 1',
@@ -65,6 +67,8 @@ defineStrings('var', {
     'key.seed': 'N(0, dₖ)，原文的假设',
     offNote:
       '虚线是原文的假设 N(0, dₖ)，完整画出：在当前的 σ_q、σ_k 与 ρ 下，q·k 的均值为 {tmean}、方差为 {tvar}，而不是 0 与 {dk}，所以样本并不服从它。这个差距正是该假设（以及建立在它之上的 √dₖ 缩放）失效之处。',
+    'look.hist': '看点：宽度。dₖ = {dk} 时柱子从 {lo} 延伸到 {hi}；它们的标准差为 {sd}，而 √dₖ = {root}。',
+    'look.sweep': '看点：斜率。dₖ 从 {a} 到 {b}，q·k 的方差从 {va} 增长到 {vb}；除以 √dₖ 后保持在 {lo} 到 {hi} 之间。',
     readout: '{n} 个样本：均值 {mean}（理论值 {tmean}），方差 {var} ± {se}（理论值 {tvar}）；除以 √dₖ 后方差为 {svar}。',
     sweepTitle: '方差随 dₖ 的变化（双对数坐标）',
     sweepName: 'q·k 与 q·k / √dₖ 的实测方差随 dₖ 的变化（双对数坐标），以及直线 Var = dₖ 与 Var = 1',

@@ -19,6 +19,7 @@
 
 #include "base/argument_error.h"
 #include "base/format.h"
+#include "base/size_limits.h"
 #include "base/text.h"
 
 namespace attn::wasm {
@@ -82,9 +83,10 @@ inline std::size_t size_arg(const char* name, double v, std::size_t lo, std::siz
 }
 
 inline std::uint64_t seed_arg(double s) {
-  if (!(s >= 0 && s <= 9007199254740991.0) || std::floor(s) != s)
-    fail_kind("seed", "range", range_params(0, 9007199254740991.0, s, ",\"integer\":true"),
-              "seed must be an integer in [0, 9007199254740991]");
+  constexpr double kMax = static_cast<double>(limits::kMaxSeed);  // 2^53 - 1, exact as a double
+  if (!(s >= 0 && s <= kMax) || std::floor(s) != s)
+    fail_kind("seed", "range", range_params(0, kMax, s, ",\"integer\":true"),
+              "seed must be an integer in [0, %llu]", static_cast<unsigned long long>(limits::kMaxSeed));
   return static_cast<std::uint64_t>(s);
 }
 

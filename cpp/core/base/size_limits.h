@@ -27,6 +27,8 @@ inline constexpr double kMaxDivisor = 1e12;
 // one-hot with or without it; s/c stays finite for any float logit.
 inline constexpr double kMinCap = 1e-3;
 inline constexpr double kMaxCap = 1e4;
+// A seed: any integer a JS number holds exactly (the pages pass seeds as numbers).
+inline constexpr std::uint64_t kMaxSeed = (std::uint64_t{1} << 53) - 1;
 
 // `attnlab check` and the page's checker: q and k read from a user's file.
 // Every limit is enforced from the header (or while reading text) before the

@@ -74,7 +74,7 @@ inline constexpr std::uint64_t kMaxTrainWork = std::uint64_t{1} << 38;
 inline constexpr std::uint64_t kMaxEvalWork = std::uint64_t{1} << 40;
 inline constexpr std::uint64_t kMaxSweepWork = std::uint64_t{1} << 42;
 inline constexpr std::size_t kMaxSweepRuns = 4096;
-inline constexpr std::uint64_t kMaxSeed = (std::uint64_t{1} << 53) - 1;  // exact in a JS number
+inline constexpr std::uint64_t kMaxSeed = limits::kMaxSeed;  // exact in a JS number
 }  // namespace train_limits
 
 void validate(const TrainConfig& c);

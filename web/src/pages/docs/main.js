@@ -1,5 +1,5 @@
 // The embed docs page (embed.html): each widget live, in embed mode (shadow
-// roots, the footer's status line and Embed button, change and attn-error
+// roots, the footer's status line and the figures' menus (Embed…), change and attn-error
 // events), exactly as a host page gets it; its attributes as a table read
 // from the element class's `static options` once the element is defined (so
 // the table follows the code); and the snippets a host copies, written with
@@ -7,7 +7,7 @@
 //
 // The widgets come from the published embed, dist/embed/attnlab.js (the embed
 // build), loaded at run time, not bundled into this page: a host gets exactly
-// that file, its Embed buttons then name its real URL, and the site's bundle
+// that file, its Embed snippets then name its real URL, and the site's bundle
 // graph stays as it was (bundling the widgets for this entry too would split
 // the explainer's first load into many shared chunks). Being a separate build,
 // the widgets have their own copy of i18n.js: the language switch tells them

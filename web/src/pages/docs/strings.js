@@ -100,7 +100,7 @@ defineStrings('docs', {
       'Your page’s other CSS cannot reach inside: fonts and colours are set again at the widget’s edge, and a style-src CSP needs nothing added (the styles are constructable stylesheets, not <style> tags).',
 
     'iframe.intro':
-      'Where raw HTML is stripped but an iframe is allowed, frame.html shows one widget alone. w names the widget (saturation, variance, proof, softmax-table, chain, train-compare, or the element’s name, attn-saturation); every other parameter is an attribute (div is short for divisor), plus lang, theme and controls. Its height attribute must fit the widget where no script can resize it; these are the heights each needs, by the width of the column (the Embed button’s snippet writes the right one):',
+      'Where raw HTML is stripped but an iframe is allowed, frame.html shows one widget alone. w names the widget (saturation, variance, proof, softmax-table, chain, train-compare, or the element’s name, attn-saturation); every other parameter is an attribute (div is short for divisor), plus lang, theme and controls. Its height attribute must fit the widget where no script can resize it; these are the heights each needs, by the width of the column (the snippet from a figure’s ⋯ menu, Embed…, writes the right one):',
     'iframe.resize':
       'The frame tells its parent its height as a message {type: "attnlab:resize", height} whenever it changes (a table opened, a run’s charts), and {type: "attnlab:error", kind, message} when the widget reports a problem. Where the host page may run a script, the Embed snippet’s one line sizes every frame of the embed’s origin; a longer form, for one frame:',
     'iframe.after':
@@ -132,7 +132,7 @@ defineStrings('docs', {
     'tut.fallback':
       'Where raw HTML is stripped (many wikis, comment systems, READMEs), use the iframe if iframes are allowed; where nothing is, link to the explainer.',
     'trouble.intro':
-      'Put a sentence inside each element, marked slot="fallback" (the Embed button’s snippet does, in the widget’s language). The browser shows it until the widget starts, and it stays where none of the widget’s code can run: attnlab.js sent without Access-Control-Allow-Origin, blocked by the page’s script-src, or the page opened as a file. Once the script runs, each widget says what went wrong itself, once, in its language: in its footer, or in its place when its code did not load. It never marks your inputs as wrong for it, and it fires attn-error with the cause as kind:',
+      'Put a sentence inside each element, marked slot="fallback" (the snippet from a figure’s ⋯ menu, Embed…, does, in the widget’s language). The browser shows it until the widget starts, and it stays where none of the widget’s code can run: attnlab.js sent without Access-Control-Allow-Origin, blocked by the page’s script-src, or the page opened as a file. Once the script runs, each widget says what went wrong itself, once, in its language: in its footer, or in its place when its code did not load. It never marks your inputs as wrong for it, and it fires attn-error with the cause as kind:',
     'trouble.caption': 'What a widget says, and the attn-error kind, for each cause',
     'trouble.col.kind': 'kind',
     'trouble.col.cause': 'Cause',
@@ -258,7 +258,7 @@ defineStrings('docs', {
       '页面的其他 CSS 无法影响组件内部：字体与颜色在组件边缘重新设置；style-src CSP 也无需添加任何来源（样式是可构造样式表，而非 <style> 标签）。',
 
     'iframe.intro':
-      '在去除原始 HTML 但允许 iframe 的地方，frame.html 单独显示一个组件。w 指定组件（saturation、variance、proof、softmax-table、chain、train-compare，或元素名 attn-saturation）；其余参数都是属性（div 是 divisor 的简写），另有 lang、theme 与 controls。在没有脚本能调整高度的地方，height 属性必须容得下组件；下表按栏宽给出每个组件所需的高度（“嵌入”按钮给出的代码会写上合适的值）：',
+      '在去除原始 HTML 但允许 iframe 的地方，frame.html 单独显示一个组件。w 指定组件（saturation、variance、proof、softmax-table、chain、train-compare，或元素名 attn-saturation）；其余参数都是属性（div 是 divisor 的简写），另有 lang、theme 与 controls。在没有脚本能调整高度的地方，height 属性必须容得下组件；下表按栏宽给出每个组件所需的高度（图表 ⋯ 菜单中“嵌入…”给出的代码会写上合适的值）：',
     'iframe.resize':
       '每当高度变化（展开表格、训练曲线出现），frame 会向父页面发送消息 {type: "attnlab:resize", height}；组件报告问题时发送 {type: "attnlab:error", kind, message}。在宿主页面能运行脚本的地方，“嵌入”代码中的那一行会调整该嵌入源的所有 frame 的高度；针对单个 frame 的较长写法：',
     'iframe.after': '没有监听器时，iframe 保持其 height 属性，所以请从上表的高度开始。消息只包含尺寸和错误文本；frame 不读取父页面的任何内容。',
@@ -286,7 +286,7 @@ defineStrings('docs', {
       'Jupyter：笔记本 HTML 输出中的 script 标签并非处处都会运行（未受信任的笔记本、Markdown 单元格、大多数笔记本查看器），所以 iframe 是可靠的方式：IPython.display.IFrame(src, width, height)。那里没有脚本调整高度，请按笔记本的宽度（JupyterLab 与经典笔记本约 640 到 800 像素）取上表中的高度。',
     'tut.fallback': '在去除原始 HTML 的地方（许多 wiki、评论系统、README），若允许 iframe 就用 iframe；都不允许时，链接到讲解页。',
     'trouble.intro':
-      '在每个元素里放一句话，并标上 slot="fallback"（“嵌入”按钮给出的代码会以组件的语言写好）。浏览器在组件启动前显示它；当组件的代码完全无法运行时它会一直显示：attnlab.js 没有带 Access-Control-Allow-Origin、被页面的 script-src 阻止，或页面是以文件方式打开的。脚本一旦运行，每个组件会自己说明出了什么问题，只说一次，用它自己的语言：在页脚中，或在代码未能加载时显示在组件的位置上。它绝不会因此把你的输入标为错误，并以原因为 kind 触发 attn-error：',
+      '在每个元素里放一句话，并标上 slot="fallback"（图表 ⋯ 菜单中“嵌入…”给出的代码会以组件的语言写好）。浏览器在组件启动前显示它；当组件的代码完全无法运行时它会一直显示：attnlab.js 没有带 Access-Control-Allow-Origin、被页面的 script-src 阻止，或页面是以文件方式打开的。脚本一旦运行，每个组件会自己说明出了什么问题，只说一次，用它自己的语言：在页脚中，或在代码未能加载时显示在组件的位置上。它绝不会因此把你的输入标为错误，并以原因为 kind 触发 attn-error：',
     'trouble.caption': '每种原因下组件显示的内容及 attn-error 的 kind',
     'trouble.col.kind': 'kind',
     'trouble.col.cause': '原因',

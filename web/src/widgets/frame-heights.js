@@ -14,8 +14,8 @@ export const FRAME_WIDTHS = [320, 375, 480, 640, 800, 1024];
 
 export const FRAME_HEIGHTS = {
   'attn-chain': [1560, 1560, 1500, 1470, 1060, 1060],
-  'attn-variance': [2180, 1960, 1800, 1660, 1200, 1080],
-  'attn-proof': [1120, 1000, 900, 840, 640, 570],
+  'attn-variance': [2260, 2040, 1860, 1720, 1230, 1110],
+  'attn-proof': [1190, 1070, 960, 900, 710, 630],
   'attn-softmax-table': [2050, 1720, 1630, 1500, 770, 670],
   'attn-saturation': [3760, 3670, 3460, 2750, 2750, 2250],
   'attn-train-compare': [1660, 1550, 1360, 1080, 980, 930],

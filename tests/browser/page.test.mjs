@@ -1170,7 +1170,10 @@ describe('the explorable page', { timeout: TIMEOUT * 30 }, () => {
       `(input handler ${r.worstInput.toFixed(2)} ms, row render ${r.worstRender.toFixed(2)} ms); longest frame gap ${r.worstGap.toFixed(1)} ms; long tasks: ${r.longtasks.length ? r.longtasks.map((d) => d.toFixed(0)).join(', ') + ' ms' : 'none'}`);
     assert.ok(r.inputs >= 20, `the drag moved the slider (${r.inputs} inputs)`);
     assert.ok(r.worstWork < 16, `worst frame work ${r.worstWork} ms`);
-    assert.deepEqual(r.longtasks.filter((d) => d > 100), [], 'no long task over 100 ms');
+    // Long tasks are reported, not asserted: they are wall-clock time, and on a
+    // shared 2-core CI machine the renderer is preempted (155 ms of long task in a
+    // run whose own work was at most 2.2 ms in any frame). What the drag costs is
+    // the work above; the profile of the same drag at 4x CPU shows no long task.
     assert.match(page.url(), /sat\.dk=/);
     await page.close();
   });

@@ -38,6 +38,9 @@ const std::string kDivisorNumber =
     "a number in [" + sci(attn::limits::kMinDivisor) + ", " + sci(attn::limits::kMaxDivisor) + "]";
 const std::string kDivisor = "sqrt, dk or " + kDivisorNumber;
 const std::string kLrRange = "(0, " + attn::num(L::kMaxLr) + "]";
+// The default rates: the reference runs' (train_config.h reference_lr).
+const std::string kLrAdam = sci(attn::kReferenceLrAdam) + " times 2 dk / dmodel";
+const std::string kLrSgd = sci(attn::kReferenceLrSgd) + " times 2 dk / dmodel";
 // --softcap and --qk-clip: one range, the check's own text (args.h cap_range).
 const std::string& kCap = cap_range();
 // --preset NAME, in every command that takes it: an option given beside it wins.
@@ -167,7 +170,7 @@ std::vector<CommandSpec> make_specs() {
         {"divisor", "sqrt|1|2|dk|X|qknorm", "text", "sqrt, 1, 2, dk, qknorm or " + kDivisorNumber,
          attn::train_option("divisor").def_text, "what q.k is divided by; qknorm: QK-LayerNorm, then sqrt(d_k)"},
         table_option("optimizer", "adam|sgd", "the optimiser"),
-        {"lr", "X", "number", kLrRange, "1e-3 (adam) or 0.1 (sgd), times 2 dk / dmodel", "the learning rate"},
+        {"lr", "X", "number", kLrRange, sci(attn::kReferenceLrAdam) + " (adam) or " + sci(attn::kReferenceLrSgd) + " (sgd), times 2 dk / dmodel", "the learning rate"},
         table_option("seed", "S", "the random seed"),
         table_option("log-every", "N", "a metrics row every N steps (and step 1)"),
     };
@@ -182,8 +185,8 @@ std::vector<CommandSpec> make_specs() {
         {"dks", "64,128,256", "list", "integers in " + ints(1, L::kMaxDk), "64,128,256", "the d_k axis"},
         {"divisors", "sqrt,1,2,dk,qknorm", "list", "train's --divisor values", "sqrt,1,2,dk,qknorm", "the divisor axis"},
         {"optimizers", "adam,sgd", "list", "adam, sgd", "adam,sgd", "the optimiser axis"},
-        {"lr-adam", "X", "number", kLrRange, "1e-3 times 2 dk / dmodel", "Adam's rate (not with --lrs)"},
-        {"lr-sgd", "X", "number", kLrRange, "0.1 times 2 dk / dmodel", "SGD's rate (not with --lrs)"},
+        {"lr-adam", "X", "number", kLrRange, kLrAdam, "Adam's rate (not with --lrs)"},
+        {"lr-sgd", "X", "number", kLrRange, kLrSgd, "SGD's rate (not with --lrs)"},
         {"lrs", "1e-3,1e-2,...", "list", "distinct numbers in " + kLrRange, "none",
          "a learning-rate axis: each rate for every optimiser"},
         {"seeds", "0,1,...", "list", "integers in " + kSeedRange, "0", "the seed axis"},

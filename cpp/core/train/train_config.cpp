@@ -119,7 +119,7 @@ std::uint64_t run_work(const TrainConfig& c, std::size_t steps, std::size_t eval
 }
 
 double reference_lr(OptimizerKind optimizer, std::size_t dk, std::size_t d_model) {
-  const double base = optimizer == OptimizerKind::Adam ? 1e-3 : 0.1;
+  const double base = optimizer == OptimizerKind::Adam ? kReferenceLrAdam : kReferenceLrSgd;
   return base * 2.0 * static_cast<double>(dk) / static_cast<double>(d_model);
 }
 

@@ -120,6 +120,9 @@ std::uint64_t run_work(const TrainConfig& c, std::size_t steps, std::size_t eval
 // weights by about lr, SGD by lr·x_a·dq_i, summed with Σ x_a² ≈ d_model. So
 // with d_model decoupled, lr scales by 2·d_k / d_model to keep that product.
 double reference_lr(OptimizerKind optimizer, std::size_t dk, std::size_t d_model);
+// The reference runs' rates at d_model = 2·d_k (the CLI's help quotes them).
+inline constexpr double kReferenceLrAdam = 1e-3;
+inline constexpr double kReferenceLrSgd = 0.1;
 
 // "sqrt", "dk", a number, or "qknorm" (QK-LayerNorm, then √d_k).
 void apply_divisor_option(TrainConfig& c, std::string_view text);

@@ -95,8 +95,7 @@ attn::TrainConfig base_config(const Args& a) {
   c.task = attn::parse_task(table_text(a, "task"));
   c.heads = table_integer(a, "heads");
   c.d_model = table_integer(a, "dmodel");
-  // d_v: d_model / heads unless given (the core's default, 32, is that at the defaults).
-  c.dv = table_integer(a, "dv", c.d_model / c.heads > 0 ? c.d_model / c.heads : 1);
+  c.dv = table_integer(a, "dv", attn::default_dv(c.d_model, c.heads));
   c.batch = table_integer(a, "batch");
   c.init = attn::parse_init(table_text(a, "init"));
   c.log_every = table_integer(a, "log-every");

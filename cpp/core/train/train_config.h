@@ -19,6 +19,12 @@ namespace attn {
 InitKind parse_init(std::string_view text);  // "xavier", "lecun", "normal" or "t5"
 const char* init_name(InitKind k);
 
+// d_v when it is not given: d_model / heads (at least 1), the Transformer's
+// split of the model's width among its heads.
+constexpr std::size_t default_dv(std::size_t d_model, std::size_t heads) {
+  return heads > 0 && d_model / heads > 0 ? d_model / heads : 1;
+}
+
 struct TrainConfig {
   TaskKind task = TaskKind::Recall;
   std::size_t dk = 256;     // query/key width of a head
@@ -27,7 +33,7 @@ struct TrainConfig {
   // heads·d_k keeps a step cheap (K and V cost B·T·D·H·(dk+dv)), while
   // q·k still sums d_k products of unit-variance entries (with Lecun init).
   std::size_t d_model = 64;
-  std::size_t dv = 32;      // value width of a head
+  std::size_t dv = default_dv(d_model, heads);  // value width of a head
   Divisor divisor = Divisor::sqrt_dk();
   bool qk_norm = false;     // QK-LayerNorm before the dot product (then divided by `divisor`)
   // Soft-capping (Gemma 2): the scores, after the divisor, go through

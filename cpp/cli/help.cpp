@@ -59,11 +59,16 @@ std::vector<OptionSpec> progress_flags(bool estimate) {
 
 // A training option of the core's table (train_config.h train_options): its
 // type, range and default as the parser reads them; `def` replaces the
-// default's text where the command computes it.
+// default's text where the command computes it. A choice's meta is its names.
 OptionSpec table_option(const char* name, const std::string& meta, const std::string& meaning,
                         const std::string& def = "") {
   const attn::TrainOption& o = attn::train_option(name);
   const bool integer = std::string(o.type) == "integer";
+  if (std::string(o.type) == "choice") {  // its names: recall|copy
+    std::string names = o.choices;
+    for (std::size_t at; (at = names.find(", ")) != std::string::npos;) names.replace(at, 2, "|");
+    return {name, names, o.type, o.choices, !def.empty() ? def : o.def_text, meaning};
+  }
   return {name, meta, o.type,
           integer ? ints(static_cast<std::uint64_t>(o.lo), static_cast<std::uint64_t>(o.hi)) : o.choices,
           !def.empty() ? def : integer ? to_string(static_cast<std::uint64_t>(o.def)) : o.def_text, meaning};
@@ -72,13 +77,13 @@ OptionSpec table_option(const char* name, const std::string& meta, const std::st
 // Options train and sweep share (base_config, preset_option, format_of, cap_option), then --progress and --quiet.
 std::vector<OptionSpec> shared_train_options() {
   return {
-      table_option("task", "recall|copy", "the task: recall a key's value, or copy a token"),
+      table_option("task", "", "the task: recall a key's value, or copy a token"),
       table_option("heads", "N", "attention heads"),
       table_option("dmodel", "N", "the model's width d_model"),
       table_option("dv", "N", "the value width d_v of a head", "dmodel / heads"),
       table_option("steps", "N", "training steps"),
       table_option("batch", "N", "samples a step"),
-      table_option("init", "lecun|xavier|normal|t5", "the weights' initialisation (t5: W_Q with variance 1/(d_model d_k))"),
+      table_option("init", "", "the weights' initialisation (t5: W_Q with variance 1/(d_model d_k))"),
       table_option("eval", "N", "held-out samples for the final loss and accuracy"),
       {"format", "json|csv", "choice", "json, csv", "json", "the output's format"},
       {"softcap", "C", "number", kCap, "none", "logits s become C tanh(s / C) after the divisor (Gemma 2: 50)"},
@@ -169,7 +174,7 @@ std::vector<CommandSpec> make_specs() {
         table_option("dk", "N", "d_k of a head"),
         {"divisor", "sqrt|1|2|dk|X|qknorm", "text", "sqrt, 1, 2, dk, qknorm or " + kDivisorNumber,
          attn::train_option("divisor").def_text, "what q.k is divided by; qknorm: QK-LayerNorm, then sqrt(d_k)"},
-        table_option("optimizer", "adam|sgd", "the optimiser"),
+        table_option("optimizer", "", "the optimiser"),
         {"lr", "X", "number", kLrRange, sci(attn::kReferenceLrAdam) + " (adam) or " + sci(attn::kReferenceLrSgd) + " (sgd), times 2 dk / dmodel", "the learning rate"},
         table_option("seed", "S", "the random seed"),
         table_option("log-every", "N", "a metrics row every N steps (and step 1)"),

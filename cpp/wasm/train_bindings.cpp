@@ -69,7 +69,7 @@ val train_option_table() {
     o.set("lo", t.lo);
     o.set("hi", t.hi);
     val choices = val::null();
-    if (*t.choices) {
+    if (!t.choices.empty()) {
       choices = val::array();
       std::string rest = t.choices;
       for (std::size_t at; (at = rest.find(", ")) != std::string::npos; rest.erase(0, at + 2))

@@ -57,4 +57,19 @@ void check_not_null(const char* name, const void* p) {
   if (p == nullptr) fail_kind(name, "null", "", "%s must not be null", name);
 }
 
+std::string choice_list(const std::string_view* names, std::size_t n) {
+  std::string s;
+  for (std::size_t i = 0; i < n; ++i) (s += i ? ", " : "") += names[i];
+  return s;
+}
+
+std::size_t choice_index(const char* name, std::string_view text, const std::string_view* names, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (text == names[i]) return i;
+  std::string quoted;  // 'a', 'b' or 'c'
+  for (std::size_t i = 0; i < n; ++i) (((quoted += i == 0 ? "" : i + 1 == n ? " or " : ", ") += "'") += names[i]) += "'";
+  throw ArgumentError(name, "choice", "{\"value\":" + jstr(text) + ",\"choices\":" + jstr(choice_list(names, n)) + "}",
+                      std::string(name) + " must be " + quoted + ", got '" + escaped(text) + "'");
+}
+
 }  // namespace attn

@@ -2,9 +2,11 @@
 // with a message that names the argument and its allowed range.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace attn {
 
@@ -18,5 +20,19 @@ void check_real(const char* name, double value, double lo, double hi);
 void check_finite(const char* name, const float* data, std::size_t count);
 void check_finite(const char* name, const double* data, std::size_t count);
 void check_not_null(const char* name, const void* p);
+
+// A choice option's names as its table and its error list them: "adam, sgd".
+std::string choice_list(const std::string_view* names, std::size_t n);
+// The index of `text` among `names`, else ArgumentError of kind "choice"
+// ({"value", "choices"}: "task must be 'recall' or 'copy', got 'x'").
+std::size_t choice_index(const char* name, std::string_view text, const std::string_view* names, std::size_t n);
+template <std::size_t N>
+std::size_t choice_index(const char* name, std::string_view text, const std::array<std::string_view, N>& names) {
+  return choice_index(name, text, names.data(), N);
+}
+template <std::size_t N>
+std::string choice_list(const std::array<std::string_view, N>& names) {
+  return choice_list(names.data(), N);
+}
 
 }  // namespace attn

@@ -9,7 +9,9 @@
 //   Z, P [B, C] read-out logits and their softmax.  W_R [D, C], b_R [C].
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <string_view>
 #include <vector>
 
 #include "base/rng.h"
@@ -19,14 +21,16 @@
 namespace attn {
 
 enum class InitKind {
-  Xavier,  // Glorot uniform, bound √(6/(fan_in + fan_out))
   Lecun,   // uniform with variance 1/fan_in, bound √(3/fan_in): q, k stay at unit variance
+  Xavier,  // Glorot uniform, bound √(6/(fan_in + fan_out))
   Normal,  // normal with variance 1/fan_in
   // T5 (mesh-tensorflow): normal, W_Q with variance 1/(d_model·d_k), the rest
   // (W_K, W_V, W_O, the read-out) 1/fan_in, as Normal. With divisor 1 a logit
   // q·k then has variance ≈ 1 at initialisation: the 1/√d_k sits in W_Q.
   T5,
 };
+// In InitKind's order, the default (lecun) first, as help lists them.
+inline constexpr std::array<std::string_view, 4> kInitNames = {"lecun", "xavier", "normal", "t5"};
 
 struct ModelDims {
   std::size_t seq, d_model, heads, dk, dv, classes, qpos;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "base/argument_checks.h"
 #include "base/argument_error.h"
 #include "base/format.h"
 #include "base/flush_subnormals.h"
@@ -10,13 +11,10 @@
 namespace attn {
 
 OptimizerKind parse_optimizer(std::string_view text) {
-  if (text == "adam") return OptimizerKind::Adam;
-  if (text == "sgd") return OptimizerKind::Sgd;
-  throw ArgumentError("optimizer", "choice", "{\"value\":" + jstr(text) + ",\"choices\":\"adam, sgd\"}",
-                      "optimizer must be 'adam' or 'sgd', got '" + escaped(text) + "'");
+  return static_cast<OptimizerKind>(choice_index("optimizer", text, kOptimizerNames));
 }
 
-const char* optimizer_name(OptimizerKind k) { return k == OptimizerKind::Adam ? "adam" : "sgd"; }
+const char* optimizer_name(OptimizerKind k) { return kOptimizerNames[static_cast<std::size_t>(k)].data(); }
 
 Optimizer::Optimizer(OptimizerKind kind, double lr, std::size_t size)
     : kind_(kind), lr_(lr), size_(size), m_(kind == OptimizerKind::Adam ? size : 0),

@@ -7,6 +7,8 @@
 // moving when gradients have nearly vanished; SGD's step is lr · g.
 #pragma once
 
+#include <array>
+
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -15,6 +17,7 @@
 namespace attn {
 
 enum class OptimizerKind { Adam, Sgd };
+inline constexpr std::array<std::string_view, 2> kOptimizerNames = {"adam", "sgd"};  // in OptimizerKind's order
 
 OptimizerKind parse_optimizer(std::string_view text);  // "adam" or "sgd"
 const char* optimizer_name(OptimizerKind k);

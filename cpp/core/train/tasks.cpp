@@ -2,19 +2,17 @@
 
 #include <cmath>
 
+#include "base/argument_checks.h"
 #include "base/argument_error.h"
 #include "base/format.h"
 
 namespace attn {
 
 TaskKind parse_task(std::string_view text) {
-  if (text == "recall") return TaskKind::Recall;
-  if (text == "copy") return TaskKind::Copy;
-  throw ArgumentError("task", "choice", "{\"value\":" + jstr(text) + ",\"choices\":\"recall, copy\"}",
-                      "task must be 'recall' or 'copy', got '" + escaped(text) + "'");
+  return static_cast<TaskKind>(choice_index("task", text, kTaskNames));
 }
 
-const char* task_name(TaskKind k) { return k == TaskKind::Recall ? "recall" : "copy"; }
+const char* task_name(TaskKind k) { return kTaskNames[static_cast<std::size_t>(k)].data(); }
 
 namespace {
 

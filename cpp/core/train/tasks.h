@@ -15,6 +15,7 @@
 // Chance level is 1/32 (loss ln 32) for both.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -25,6 +26,7 @@
 namespace attn {
 
 enum class TaskKind { Recall, Copy };
+inline constexpr std::array<std::string_view, 2> kTaskNames = {"recall", "copy"};  // in TaskKind's order
 
 TaskKind parse_task(std::string_view text);  // "recall" or "copy"; ArgumentError otherwise
 const char* task_name(TaskKind k);

@@ -10,24 +10,9 @@
 
 namespace attn {
 
-InitKind parse_init(std::string_view text) {
-  if (text == "xavier") return InitKind::Xavier;
-  if (text == "lecun") return InitKind::Lecun;
-  if (text == "normal") return InitKind::Normal;
-  if (text == "t5") return InitKind::T5;
-  throw ArgumentError("init", "choice", "{\"value\":" + jstr(text) + ",\"choices\":\"xavier, lecun, normal, t5\"}",
-                      "init must be 'xavier', 'lecun', 'normal' or 't5', got '" + escaped(text) + "'");
-}
+InitKind parse_init(std::string_view text) { return static_cast<InitKind>(choice_index("init", text, kInitNames)); }
 
-const char* init_name(InitKind k) {
-  switch (k) {
-    case InitKind::Xavier: return "xavier";
-    case InitKind::Lecun: return "lecun";
-    case InitKind::T5: return "t5";
-    case InitKind::Normal: break;
-  }
-  return "normal";
-}
+const char* init_name(InitKind k) { return kInitNames[static_cast<std::size_t>(k)].data(); }
 
 namespace {
 
@@ -76,16 +61,16 @@ const std::vector<TrainOption>& train_options() {
     const TrainConfig d;  // the defaults
     const auto size = [](std::size_t v) { return static_cast<double>(v); };
     std::vector<TrainOption> t;
-    t.push_back({"task", "task", "choice", 0, task_name(d.task), 0, 0, "recall, copy"});
+    t.push_back({"task", "task", "choice", 0, task_name(d.task), 0, 0, choice_list(kTaskNames)});
     t.push_back({"dk", "dk", "integer", size(d.dk), "", 1, size(L::kMaxDk)});
     t.push_back({"heads", "heads", "integer", size(d.heads), "", 1, size(L::kMaxHeads)});
     t.push_back({"dmodel", "dModel", "integer", size(d.d_model), "", 1, size(L::kMaxDModel)});
     t.push_back({"dv", "dv", "integer", size(d.dv), "", 1, size(L::kMaxDk)});
     t.push_back({"divisor", "divisor", "divisor", 0, divisor_option_label(d), limits::kMinDivisor,
                  limits::kMaxDivisor});
-    t.push_back({"optimizer", "optimizer", "choice", 0, optimizer_name(d.optimizer), 0, 0, "adam, sgd"});
+    t.push_back({"optimizer", "optimizer", "choice", 0, optimizer_name(d.optimizer), 0, 0, choice_list(kOptimizerNames)});
     t.push_back({"lr", "lr", "number", d.lr, "", 0, L::kMaxLr});
-    t.push_back({"init", "init", "choice", 0, init_name(d.init), 0, 0, "lecun, xavier, normal, t5"});
+    t.push_back({"init", "init", "choice", 0, init_name(d.init), 0, 0, choice_list(kInitNames)});
     t.push_back({"batch", "batch", "integer", size(d.batch), "", 1, size(L::kMaxBatch)});
     t.push_back({"seed", "seed", "integer", static_cast<double>(d.seed), "", 0, static_cast<double>(L::kMaxSeed)});
     t.push_back({"log-every", "logEvery", "integer", size(d.log_every), "", 1, size(L::kMaxLogEvery)});

@@ -103,7 +103,7 @@ struct TrainOption {
   // integer: [lo, hi]; lr: (lo, hi]; softcap, qk-clip: 0 (off) or [lo, hi];
   // divisor: the range of its number (besides sqrt, dk and qknorm)
   double lo = 0, hi = 0;
-  const char* choices = "";  // choice: "adam, sgd"
+  std::string choices = {};  // choice: "adam, sgd"
   bool optional = false;     // configure() takes it absent (softcap, qkClip: 0, off)
 };
 const std::vector<TrainOption>& train_options();

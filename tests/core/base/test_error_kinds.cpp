@@ -84,7 +84,7 @@ TEST_CASE("a divisor's error says whether the text was a number, and which", "[e
 TEST_CASE("the training options' errors: choices, the open range of lr", "[errors][train]") {
   const auto init = caught([] { attn::parse_init("he \"x\""); });
   REQUIRE(init.kind() == "choice");
-  REQUIRE(init.params() == R"({"value":"he \"x\"","choices":"xavier, lecun, normal, t5"})");
+  REQUIRE(init.params() == R"({"value":"he \"x\"","choices":"lecun, xavier, normal, t5"})");
 
   attn::TrainConfig c;
   c.lr = 0;

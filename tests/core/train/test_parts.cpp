@@ -171,7 +171,7 @@ TEST_CASE("names parse, and anything else is an ArgumentError naming the field",
   CHECK(message([] { attn::parse_task("recall\ncopy"); }) == "task must be 'recall' or 'copy', got 'recall\\ncopy'");
   CHECK(message([] { attn::parse_optimizer("adam\x1b[2J"); }) ==
         "optimizer must be 'adam' or 'sgd', got 'adam\\x1b[2J'");
-  CHECK(message([] { attn::parse_init("he\r"); }) == "init must be 'xavier', 'lecun', 'normal' or 't5', got 'he\\r'");
+  CHECK(message([] { attn::parse_init("he\r"); }) == "init must be 'lecun', 'xavier', 'normal' or 't5', got 'he\\r'");
   CHECK(message([] {
           attn::TrainConfig t;
           attn::apply_divisor_option(t, "qk\u2028norm");

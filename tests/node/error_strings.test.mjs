@@ -35,7 +35,7 @@ const CPP = ['cpp/core', 'cpp/wasm', 'cpp/bench'].flatMap((d) => cppFiles(path.j
   .map((file) => ({ rel: path.relative(ROOT, file), text: fs.readFileSync(file, 'utf8') }));
 
 // The checks' own kinds (base/argument_checks.cpp, wasm/glue.h): argument -> kind at each call.
-const HELPERS = { check_size: 'range', check_real: 'range', check_product: 'product', check_work: 'work_limit', check_finite: 'finite', check_not_null: 'null', size_arg: 'range' };
+const HELPERS = { check_size: 'range', check_real: 'range', check_product: 'product', check_work: 'work_limit', check_finite: 'finite', check_not_null: 'null', size_arg: 'range', choice_index: 'choice' };
 // A throw whose argument is a variable names a file: the checker's readers ("file", "q" or "k").
 const FILE_ARGS = ['file', 'q', 'k'];
 const FILE_VARS = ['argument', 'argument_', 'which', 'arg'];

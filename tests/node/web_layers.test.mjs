@@ -97,7 +97,7 @@ test('the check sees upward, sideways and multi-line imports, and allows downwar
   assert.match(problems('pages/lab/sweep.js', "import {\n  renderReport,\n} from '../check/report.js';")[0], /\(pages\/check, layer 5\)/);
   assert.match(problems('base/dom.js', "const w = new Worker(new URL('../bridge/worker.js', import.meta.url));")[0], /\(bridge, layer 1\)/);
   assert.match(problems('base/state.js', "import '../stray.js';")[0], /in no layer/);
-  assert.deepEqual(problems('widgets/chart.js', "import uPlot from 'uplot';\nimport { h } from '../base/dom.js';\nimport('./element.js');"), [null, null]);
+  assert.deepEqual(problems('widgets/chart.js', "import katex from 'katex';\nimport { h } from '../base/dom.js';\nimport('./element.js');"), [null, null]);
 });
 
 test('web/src holds folders only, each a layer (no module loose at the root)', () => {

@@ -1,4 +1,4 @@
-// The stylesheet's colours for drawing (the widgets' SVG charts, the lab's uPlot and heatmaps). A colour
+// The stylesheet's colours for drawing (the SVG charts, widgets/chart.js; the lab's heatmaps). A colour
 // custom property may hold light-dark(light, dark) or a host's --attn-*
 // override, which only a colour property resolves, and only where the
 // element's color-scheme is known: a hidden probe inside `scope` (a chart's

@@ -1,18 +1,19 @@
-// The widgets' charts, drawn as SVG by this module (uPlot alone was 23.6 kB
-// gzip of an embedded widget's 80 kB budget): log and linear axes, lines,
-// points and bars, a dashed vertical marker (the current d_k), and width that
-// follows the container. Colours are the stylesheet's custom properties as
-// they resolve where the chart is (readColors: light, dark, a host's theme),
-// written as presentation attributes: the CSP forbids style attributes, and an
-// export needs concrete colours anyway. The plot has role="img" and an
-// accessible name; its numbers are in a data table next to it (dom.js
-// dataTable) and in the CSV, SVG and PNG exports (its menu, fig-menu.js).
+// The project's one chart module, SVG (the widgets' and the training lab's,
+// pages/lab/charts.js): log and linear axes, lines, points and bars, a dashed
+// vertical marker (the current d_k), and width that follows the container.
+// Colours are the stylesheet's custom properties as they resolve where the
+// chart is (readColors: light, dark, a host's theme), written as presentation
+// attributes: the CSP forbids style attributes, and an export needs concrete
+// colours anyway. The plot has role="img" and an accessible name; its numbers
+// are in a data table next to it (dom.js dataTable) and in the CSV, SVG and
+// PNG exports (its menu, fig-menu.js).
 import { h, svgEl } from '../base/dom.js';
 import { fixed, logTick } from '../base/format.js';
 import { onSchemeChange, readColors } from '../base/colors.js';
 import { figMenu } from './fig-menu.js';
 
-const NAMES = ['fg', 'muted', 'line', 'bg', 'c-unscaled', 'c-two', 'c-sqrt', 'c-dk', 'c-custom', 'c-hist', 'c-theory', 'c-seed'];
+// The colours read: these, and each series' own (any custom property: 'c-sqrt', the lab's 'slot-one').
+const NAMES = ['fg', 'muted', 'line', 'bg'];
 const PAD_TOP = 8;
 const PAD_RIGHT = 16;
 const X_AXIS = 24; // below the plot: the x labels
@@ -59,7 +60,7 @@ function linAxis(lo, hi, px, gap, snap, fmt) {
   const ticks = [];
   for (let i = Math.ceil(lo / step - 1e-9); i * step <= hi * (1 + 1e-12) + 1e-12; i++) {
     const v = +(i * step).toPrecision(12);
-    ticks.push({ v, label: fmt ? fmt(v) : fixed(v, digits) });
+    ticks.push({ v, label: (fmt ?? fixed)(v, digits) });
   }
   return { lo, hi, ticks };
 }
@@ -81,20 +82,21 @@ function extent(arrays, log) {
  * @param {object} o
  * @param {{label?: string, color: string, dash?: number[], kind?: 'line'|'points'|'bars', width?: number,
  *   shape?: string, mark?: (x: number, y: number) => string}[]} o.series
- *   color: a palette name ('c-sqrt', ...)
+ *   color: a custom property's name ('c-sqrt', ...), read into the palette
  * @param {boolean} [o.xLog] log2 x axis   @param {boolean|number} [o.yLog] log y axis (10 or 2)
  * @param {[number, number]} [o.yRange] fixed y range   @param {[number, number]} [o.xRange] fixed x range
  * @param {number} [o.height]
- * @param {(x: number) => string} [o.xFormat] tick labels for a linear x axis
- * @param {string} [o.xName] the x column's name in the CSV export (default "x")
- * @param {(g: SVGGElement, f: {x0, x1, y0, y1, xLo, xHi, sx, palette}) => void} [o.overlay] draws into g after each draw
+ * @param {(v: number, digits: number) => string} [o.xFormat] tick labels for a linear x axis   @param [o.yFormat] for a linear y axis
+ * @param {string} [o.xName] the x column's name in the CSV export (default "x")   @param {boolean} [o.menu] false: no ⋯ menu
+ * @param {(g: SVGGElement, f: {x0, x1, y0, y1, xLo, xHi, sx, sy, palette}) => void} [o.overlay] draws into g after each draw
  */
 export function createChart(o) {
   const H = o.height ?? 220;
   const yLog = o.yLog === true ? 10 : o.yLog || 0;
   // Colours as they apply where the chart is (read again when it is placed
   // and when the scheme or the widget's theme changes: refreshColors()).
-  let palette = Object.fromEntries(NAMES.map((n) => [n, '#888888']));
+  const names = NAMES.concat(o.series.map((s) => s.color));
+  let palette = Object.fromEntries(names.map((n) => [n, '#888888']));
   let font = 'system-ui, sans-serif';
   // The figure holds a visible title and legend; the plot itself is the image.
   const caption = h('figcaption', { class: 'uchart-title' });
@@ -137,7 +139,7 @@ export function createChart(o) {
     // y: fixed, or the visible series' extent (bars from 0)
     let ye = o.yRange ?? extent(visible, yLog) ?? [yLog ? 1 : 0, 1];
     if (bars && !yLog) ye = [Math.min(0, ye[0]), Math.max(0, ye[1])];
-    const ya = yLog ? logAxis(ye[0], ye[1], yLog, y1 - y0, Y_GAP, o.yTick) : linAxis(ye[0], ye[1], y1 - y0, Y_GAP * 1.5, !o.yRange);
+    const ya = yLog ? logAxis(ye[0], ye[1], yLog, y1 - y0, Y_GAP, o.yTick) : linAxis(ye[0], ye[1], y1 - y0, Y_GAP * 1.5, !o.yRange, o.yFormat);
     // The y labels' width sets the left margin (7 px a character is enough at 12 px).
     const x0 = Math.max(28, 10 + 7 * Math.max(0, ...ya.ticks.map((t) => (t.label ?? '').length)));
     const x1 = W - PAD_RIGHT;
@@ -222,7 +224,7 @@ export function createChart(o) {
       p.setAttribute('d', d);
     });
     drawMarker();
-    o.overlay?.(overlay, { ...frame, sx, palette });
+    o.overlay?.(overlay, { ...frame, sx, sy, palette });
   }
 
   function drawMarker() {
@@ -238,7 +240,7 @@ export function createChart(o) {
 
   const refreshColors = () => {
     if (!fig.isConnected) return;
-    palette = readColors(fig, NAMES);
+    palette = readColors(fig, names);
     font = getComputedStyle(fig).fontFamily || font;
     root.setAttribute('font-family', font);
     draw();
@@ -273,7 +275,8 @@ export function createChart(o) {
     columns: data ? [{ name: o.xName ?? 'x', values: data[0] },
       ...data.slice(1).map((values, i) => ({ name: legendLabels[i], values })).filter((_, i) => shown[i])] : [],
   }));
-  fig.append(exporter.el);
+  // menu: false, a page with its own exports (the lab's run cards).
+  if (o.menu !== false) fig.append(exporter.el);
 
   return {
     el: fig,

@@ -1,21 +1,22 @@
-// The comparison's line charts (uPlot, linear step axis): one line per run,
-// its colour and dash pattern those of its divisor (lab.css --slot-*), the
-// same in every chart, and its short name at the end of its line (told apart
-// without colour, in both schemes). Each chart is a figure whose plot has
-// role="img" and an accessible name, and a line under it saying what to look
-// for; the numbers are in the data table under the charts. A log chart's
-// floor (logFloor) keeps single steps whose gradient happens to be tiny
-// (10⁻²⁰ and below) from squashing the fall the chart is there to show; they
-// are drawn at the floor, and the line under the chart says so.
-import uPlot from 'uplot';
-import { h } from '../../base/dom.js';
-import { num, powerOfTen } from '../../base/format.js';
-import { onSchemeChange, readColors } from '../../base/colors.js';
+// The comparison's line charts (the widgets' SVG charts, widgets/chart.js;
+// linear step axis): one line per run, its colour and dash pattern those of
+// its divisor (lab.css --slot-*), the same in every chart, and its short name
+// at the end of its line (told apart without colour, in both schemes). Each
+// chart is a figure whose plot has role="img" and an accessible name, and a
+// line under it saying what to look for; the numbers are in the data table
+// under the charts. A log chart's floor (logFloor) keeps single steps whose
+// gradient happens to be tiny (10⁻²⁰ and below) from squashing the fall the
+// chart is there to show; they are drawn at the floor, and the line under the
+// chart says so. What only the lab draws (end labels, divergence marks,
+// floors, thinning) is here, not in chart.js, which every widget carries.
+import { h, svgEl } from '../../base/dom.js';
+import { fixed, num, powerOfTen } from '../../base/format.js';
+import { createChart } from '../../widgets/chart.js';
 
-const FONT = '12px system-ui, sans-serif';
-// The metrics the charts show: core column, scale, fixed range.
+// The metrics the charts show: core column, scale, fixed range (min0: from 0
+// to just above the top, not to the next round step).
 export const CHARTS = [
-  { key: 'loss', column: 'loss' },
+  { key: 'loss', column: 'loss', min0: true },
   { key: 'accuracy', column: 'accuracy', range: [0, 1] },
   { key: 'gradWq', column: 'grad_wq', log: true, smooth: true },
   { key: 'gradWk', column: 'grad_wk', log: true, smooth: true },
@@ -41,11 +42,12 @@ function linesOf(spec, runs, heads) {
   return runs.flatMap((run) => Array.from({ length: heads }, (_, hd) => ({ run, column: `${spec.perHead}${hd}`, width: hd === 0 ? 2 : 1, head: hd })));
 }
 
-// The floor of a log chart (log10 units): a decade under the lowest running
-// median (9 logged rows) of any line, so the trend shows and lone spikes down
-// are cut, and at most DECADES under the chart's top (an unscaled run's
-// gradient swings between 1 and 10⁻²⁰ from step to step: ten decades show its
-// fall); null when no value lies under it.
+// The floor of a log chart (the exponent of a power of ten; the lines hold the
+// values themselves): a decade under the lowest running median (9 logged rows)
+// of any line, so the trend shows and lone spikes down are cut, and at most
+// DECADES under the chart's top (an unscaled run's gradient swings between 1
+// and 10⁻²⁰ from step to step: ten decades show its fall); null when no value
+// lies under it.
 const MEDIAN_WINDOW = 9;
 const DECADES = 10;
 export function logFloor(lines) {
@@ -53,185 +55,169 @@ export function logFloor(lines) {
   let min = Infinity;
   let max = -Infinity;
   for (const ys of lines) {
-    const w = [];
-    for (const y of ys) {
-      if (y === null) continue;
+    let last = null;
+    let full = false;
+    slidingMedians(ys, (y, median, n) => {
       min = Math.min(min, y);
       max = Math.max(max, y);
-      w.push(y);
-      if (w.length > MEDIAN_WINDOW) w.shift();
-      if (w.length === MEDIAN_WINDOW) low = Math.min(low, [...w].sort((a, b) => a - b)[MEDIAN_WINDOW >> 1]);
-    }
-    if (w.length && w.length < MEDIAN_WINDOW) low = Math.min(low, [...w].sort((a, b) => a - b)[w.length >> 1]);
+      if (n === MEDIAN_WINDOW) low = Math.min(low, median);
+      last = median;
+      full ||= n === MEDIAN_WINDOW;
+    });
+    // A line of fewer values than the window: the median of all of them.
+    if (last !== null && !full) low = Math.min(low, last);
   }
-  const floor = Math.max(Math.floor(low) - 1, Math.ceil(max) - DECADES);
-  return Number.isFinite(floor) && min < floor ? floor : null;
+  const floor = Math.max(Math.floor(Math.log10(low)) - 1, Math.ceil(Math.log10(max)) - DECADES);
+  return Number.isFinite(floor) && Math.log10(min) < floor ? floor : null;
+}
+
+// fn(value, median, n) for each value of ys (gaps skipped): the median of the
+// last n ≤ MEDIAN_WINDOW values, from a window kept sorted as it slides (a
+// sort at every point was a third of a redraw's work).
+function slidingMedians(ys, fn) {
+  const w = [];  // the window, oldest first
+  const s = [];  // the same values, sorted
+  for (const y of ys) {
+    if (y === null) continue;
+    w.push(y);
+    if (w.length > MEDIAN_WINDOW) s.splice(s.indexOf(w.shift()), 1);
+    let j = 0;
+    while (j < s.length && s[j] < y) j++;
+    s.splice(j, 0, y);
+    fn(y, s[s.length >> 1], s.length);
+  }
 }
 
 // A gradient of a saturated run swings by ten decades from one step to the
 // next (a step whose batch has a row not yet frozen, then one without): its
 // charts (spec.smooth) draw each point as the median of the last
-// MEDIAN_WINDOW logged values (log10; a gap stays a gap), which shows the fall.
+// MEDIAN_WINDOW logged values (a gap stays a gap), which shows the fall.
 export function trailingMedian(ys) {
-  const out = new Array(ys.length);
-  const w = [];
-  for (let i = 0; i < ys.length; i++) {
-    if (ys[i] !== null) {
-      w.push(ys[i]);
-      if (w.length > MEDIAN_WINDOW) w.shift();
-    }
-    out[i] = ys[i] === null ? null : [...w].sort((a, b) => a - b)[w.length >> 1];
-  }
-  return out;
+  const medians = [];
+  slidingMedians(ys, (_y, median) => medians.push(median));
+  let k = 0;
+  return ys.map((y) => (y === null ? null : medians[k++]));
 }
+
+// A line of more points than twice its plot's pixel columns (1500 logged steps
+// in a 300 px chart, redrawn five times a second while the runs go) keeps, in each
+// column, its lowest and highest value in their order (a spike stays a spike)
+// at the column's first and last step; a column without a value is a gap.
+function thin(xs, ys, cols) {
+  const n = xs.length;
+  if (n <= 2 * cols) return [xs, ...ys];
+  const k = cols / (xs[n - 1] - xs[0] || 1);
+  const tx = [];
+  const ty = ys.map(() => []);
+  for (let i = 0; i < n;) {
+    const col = Math.floor((xs[i] - xs[0]) * k);
+    let j = i + 1;
+    while (j < n && Math.floor((xs[j] - xs[0]) * k) === col) j++;
+    tx.push(xs[i], xs[j - 1]);
+    ys.forEach((y, l) => {
+      let lo = -1;
+      let hi = -1;
+      for (let m = i; m < j; m++) {
+        if (y[m] === null) continue;
+        if (lo < 0 || y[m] < y[lo]) lo = m;
+        if (hi < 0 || y[m] > y[hi]) hi = m;
+      }
+      ty[l].push(lo < 0 ? null : y[Math.min(lo, hi)], lo < 0 ? null : y[Math.max(lo, hi)]);
+    });
+    i = j;
+  }
+  return [tx, ...ty];
+}
+
+const r1 = (v) => Math.round(v * 10) / 10;
 
 // Each run's short name at the right end of its first line, in its colour on
 // a halo of the background, pushed apart where lines end close together.
-function drawEndLabels(u, lines, labelOf, palette) {
-  const { ctx, bbox } = u;
-  const px = devicePixelRatio || 1;
-  const items = [];
-  lines.forEach((l, i) => {
-    if (l.head > 0) return;
-    const ys = u.data[i + 1];
-    let j = ys.length - 1;
-    while (j >= 0 && ys[j] == null) j--;
-    if (j < 0) return;
-    items.push({ text: labelOf(l.run), color: palette(`slot-${l.run.slot}`), x: u.valToPos(u.data[0][j], 'x', true), y: u.valToPos(ys[j], 'y', true) });
-  });
-  u.root.closest('figure').dataset.labels = items.map((it) => it.text).join(',');
+function drawEndLabels(g, f, ends, fig, labelOf) {
+  const items = ends.filter(Boolean).map((e) => ({ ...e, text: labelOf(e.run), y: f.sy(e.y) }));
+  fig.dataset.labels = items.map((it) => it.text).join(',');
   if (!items.length) return;
-  ctx.save();
-  ctx.font = `bold ${11 * px}px system-ui, sans-serif`;
-  ctx.textBaseline = 'middle';
-  ctx.textAlign = 'right';
-  ctx.lineJoin = 'round';
-  ctx.lineWidth = 3 * px;
-  ctx.strokeStyle = palette('bg');
-  const gap = 12 * px;
+  const gap = 12;
   items.sort((a, b) => a.y - b.y);
-  const top = bbox.top + gap / 2;
-  const bottom = bbox.top + bbox.height - gap / 2;
-  for (let i = 0; i < items.length; i++) items[i].y = Math.max(items[i].y, i ? items[i - 1].y + gap : top);
+  for (let i = 0; i < items.length; i++) items[i].y = Math.max(items[i].y, i ? items[i - 1].y + gap : f.y0 + gap / 2);
   // Pushed past the bottom: shift the stack up as one.
-  const over = items[items.length - 1].y - bottom;
-  if (over > 0) for (const it of items) it.y -= over;
+  const over = items[items.length - 1].y - (f.y1 - gap / 2);
   for (const it of items) {
-    const x = Math.min(it.x, bbox.left + bbox.width) - 4 * px;
-    ctx.strokeText(it.text, x, it.y - 7 * px);
-    ctx.fillStyle = it.color;
-    ctx.fillText(it.text, x, it.y - 7 * px);
+    const text = svgEl('text', {
+      x: Math.min(f.sx(it.x), f.x1) - 4, y: r1(it.y - Math.max(0, over) - 7), fill: f.palette[`slot-${it.run.slot}`],
+      stroke: f.palette.bg, 'stroke-width': 3, 'stroke-linejoin': 'round', 'paint-order': 'stroke',
+      'font-size': 11, 'font-weight': 700, 'text-anchor': 'end', 'dominant-baseline': 'middle',
+    });
+    text.textContent = it.text;
+    g.append(text);
   }
-  ctx.restore();
-}
-
-// Log charts plot log10 of the value on a linear axis, labelled in powers of
-// ten: uPlot's own log axis cannot lay out ticks below about 1e-16, and the
-// gradient norms of a saturated run go far lower (1e-32 at d_k = 256).
-function logValues(_u, splits) {
-  return (splits ?? []).map((v) => (v == null || !Number.isInteger(Math.round(v * 1e6) / 1e6) ? null : powerOfTen(Math.round(v))));
-}
-
-const NAMES = ['muted', 'line', 'bg'];
-
-// Linear tick labels as uPlot writes them, or as 8 × 10¹⁹ once they reach
-// 10⁵ (a loss on its way to diverging), which fits the axis.
-function linValues(_u, splits) {
-  const big = (splits ?? []).some((v) => v != null && Math.abs(v) >= 1e5);
-  return (splits ?? []).map((v) => (v == null ? null : big ? num(v, 2) : uPlot.fmtNum(v)));
-}
-
-// The y axis as wide as its longest label (at least 52 px): a run's loss
-// before it diverges can reach 10⁶ and more, whose labels 52 px would cut.
-function yAxisSize(u, values, axisIdx, cycleNum) {
-  const axis = u.axes[axisIdx];
-  if (cycleNum > 1) return axis._size;
-  const longest = (values ?? []).reduce((a, v) => (v != null && String(v).length > a.length ? String(v) : a), '');
-  u.ctx.font = axis.font?.[0] ?? FONT;
-  return Math.max(52, Math.ceil(axis.ticks.size + axis.gap + u.ctx.measureText(longest).width / (devicePixelRatio || 1)));
 }
 
 // A diverged run's mark: a dashed vertical rule in its colour at the step it
-// diverged, an ✕ and the step at its top; the sentence is under the plot.
-function drawMarks(u, marks, palette) {
-  const { ctx, bbox } = u;
-  const px = devicePixelRatio || 1;
-  ctx.save();
-  ctx.font = `bold ${12 * px}px system-ui, sans-serif`;
-  ctx.textBaseline = 'top';
+// diverged, an ✕ and the step at its top, beside the rule on the side with
+// room; the sentence is under the plot.
+function drawMarks(g, f, marks) {
   for (const m of marks) {
-    const x = Math.round(u.valToPos(m.step, 'x', true));
-    if (!(x >= bbox.left - 1 && x <= bbox.left + bbox.width + 1)) continue;
-    const color = palette(`slot-${m.slot}`);
-    ctx.strokeStyle = color;
-    ctx.fillStyle = color;
-    ctx.lineWidth = 1.5 * px;
-    ctx.setLineDash([4 * px, 3 * px]);
-    ctx.beginPath();
-    ctx.moveTo(x, bbox.top);
-    ctx.lineTo(x, bbox.top + bbox.height);
-    ctx.stroke();
+    if (!(m.step >= f.xLo && m.step <= f.xHi)) continue;
+    const x = Math.round(f.sx(m.step)) + 0.5;
+    const color = f.palette[`slot-${m.slot}`];
     const label = `✕ ${m.step}`;
-    const w = ctx.measureText(label).width;
-    // Beside the rule, on the side with room.
-    ctx.fillText(label, x + 3 * px + w > bbox.left + bbox.width ? x - 3 * px - w : x + 3 * px, bbox.top + 2 * px);
+    const right = x + 4 + 7.5 * label.length <= f.x1;  // about 7.5 px a character, bold at 12 px
+    const text = svgEl('text', { x: right ? x + 3 : x - 3, y: f.y0 + 2, fill: color, 'font-weight': 700,
+      'text-anchor': right ? 'start' : 'end', 'dominant-baseline': 'hanging' });
+    text.textContent = label;
+    g.append(svgEl('path', { d: `M${x},${f.y0}V${f.y1}`, fill: 'none', stroke: color, 'stroke-width': 1.5, 'stroke-dasharray': '4 3' }), text);
   }
-  ctx.restore();
 }
 
-function chart(spec, runs, lines, labelOf) {
-  const title = h('figcaption', { class: 'lab-chart-title', id: `lab-chart-${spec.key}-title` });
-  const plot = h('div', { class: 'lab-chart-plot', role: 'img', 'aria-describedby': 'lab-data-summary' });
+// Log tick labels as powers of ten (10⁻³²: the gradients of a saturated run
+// fall that far); linear ones as 8 × 10¹⁹ once the axis reaches 10⁵ (a loss on
+// its way to diverging), which fits the axis.
+const logTick = (v) => powerOfTen(Math.round(Math.log10(v)));
+// The smallest normal double: a value under it (a subnormal) has no power of ten the axis can reach.
+const TINY = 2 ** -1022;
+
+function chart(spec, lines, labelOf) {
+  let marks = [];  // [{step, slot, text, name}] of the diverged runs
+  let ends = [];   // each run's first line's last point: {x, y, run}
+  let name = '';
+  let big = false;
+  let shown = null;  // the data drawn last (thinned)
+  const o = {
+    height: 190,
+    menu: false,  // each run card has its CSV and JSON
+    yLog: spec.log,
+    yRange: spec.range,
+    yTick: logTick,
+    yFormat: (v, digits) => (big ? num(v, 2) : fixed(v, digits)),
+    series: lines.map(({ run: r, width }) => ({ color: `slot-${r.slot}`, dash: r.dash, width })),
+    overlay: (g, f) => {
+      g.replaceChildren();
+      drawMarks(g, f, marks);
+      drawEndLabels(g, f, ends, fig, labelOf);
+    },
+  };
+  const c = createChart(o);
+  // chart.js's figure, as the lab's: no legend (the page has one above the charts).
+  const fig = c.el;
+  fig.querySelector('.uchart-legend').remove();
+  const title = fig.querySelector('.uchart-title');
+  const plot = fig.querySelector('.uchart-plot');
+  title.classList.add('lab-chart-title');
+  title.id = `lab-chart-${spec.key}-title`;
+  plot.classList.add('lab-chart-plot');
+  plot.setAttribute('aria-describedby', 'lab-data-summary');
   const note = h('p', { class: spec.perHead ? 'lab-head-marks' : 'lab-chart-marks', hidden: true });
   const look = h('p', { class: 'lab-chart-look' });
   const floorNote = h('p', { class: 'lab-chart-floor', hidden: true });
-  const fig = h('figure', { class: spec.perHead ? 'lab-head-chart' : 'lab-chart', id: `lab-chart-${spec.key}`, dataset: { points: '0' } }, title, plot, note, look, floorNote);
-  let marks = [];  // [{step, slot, text}] of the diverged runs
-  let name = '';
-  // Colours as they apply where the chart is (a shadow root when embedded), read when placed.
-  let colors = {};
-  const palette = (name) => colors[name] ?? '#888888';
-  const names = [...NAMES, ...runs.map((r) => `slot-${r.slot}`)];
-  const opts = {
-    width: 300,
-    height: 190,
-    legend: { show: false },
-    cursor: { show: false },
-    scales: {
-      x: { time: false },
-      y: spec.log ? { range: (_u, min, max) => [Math.floor(min), Math.max(Math.ceil(max), Math.floor(min) + 1)] }
-        : spec.range ? { range: spec.range } : spec.min0
-        ? { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } : {},
-    },
-    axes: [
-      { stroke: () => palette('muted'), font: FONT, size: 30, grid: { stroke: () => palette('line'), width: 1 },
-        ticks: { stroke: () => palette('line') } },
-      { stroke: () => palette('muted'), font: FONT, size: yAxisSize, grid: { stroke: () => palette('line'), width: 1 },
-        ticks: { stroke: () => palette('line') }, ...(spec.log ? { values: logValues, incrs: [1, 2, 3, 4, 5, 10, 20, 50] } : { values: linValues }) },
-    ],
-    hooks: { draw: [(u) => drawMarks(u, marks, palette), (u) => drawEndLabels(u, lines, labelOf, palette)] },
-    series: [{}, ...lines.map(({ run: r, width }) => ({
-      stroke: () => palette(`slot-${r.slot}`), width, points: { show: false }, spanGaps: false,
-      ...(r.dash ? { dash: r.dash } : {}),
-    }))],
-  };
-  const u = new uPlot(opts, [[], ...lines.map(() => [])], plot);
-  const refreshColors = () => {
-    if (!fig.isConnected) return;
-    colors = readColors(fig, names);
-    u.redraw(false, true);
-  };
-  const offScheme = onSchemeChange(refreshColors);
-  // A widget whose theme attribute changed asks its figures to recolour (element.js).
-  fig.addEventListener('attn-recolor', refreshColors);
-  let placed = false;
+  fig.classList.add(spec.perHead ? 'lab-head-chart' : 'lab-chart');
+  fig.id = `lab-chart-${spec.key}`;
+  fig.dataset.points = '0';
+  fig.append(note, look, floorNote);
+  // The plot's width in pixels, for thinning (read here, not in each redraw: no forced layout).
+  let cols = 300;
   const ro = new ResizeObserver(() => {
-    if (!placed && fig.isConnected) {
-      placed = true;
-      refreshColors();
-    }
-    const w = Math.floor(plot.clientWidth);
-    if (w > 0 && w !== u.width) u.setSize({ width: w, height: opts.height });
+    cols = Math.max(50, Math.floor(plot.clientWidth));
   });
   ro.observe(plot);
   let hasData = false;
@@ -241,7 +227,19 @@ function chart(spec, runs, lines, labelOf) {
   let pending = null;
   const apply = (data) => {
     pending = null;
-    u.setData(data, true);
+    const [xs, ...ys] = data;
+    ends = lines.map((l, i) => {
+      if (l.head > 0) return null;
+      let j = ys[i].length - 1;
+      while (j >= 0 && ys[i][j] === null) j--;
+      return j < 0 ? null : { x: xs[j], y: ys[i][j], run: l.run };
+    });
+    let max = 0;
+    for (const col of ys) for (const v of col) if (v !== null && Math.abs(v) > max) max = Math.abs(v);
+    big = max >= 1e5;
+    if (spec.min0) o.yRange = [0, max > 0 ? max * 1.05 : 1];  // chart.js reads o at each draw
+    shown = thin(xs, ys, cols);
+    c.setData(shown);
     hasData = true;
   };
   const io = new IntersectionObserver((entries) => {
@@ -267,7 +265,8 @@ function chart(spec, runs, lines, labelOf) {
     setFloor(floor, text) {
       fig.dataset.floor = floor === null ? '' : String(floor);
       floorNote.hidden = floor === null;
-      floorNote.textContent = floor === null ? '' : text;
+      // Set only when it changed: a new text node at every redraw is layout work.
+      if (floorNote.textContent !== (floor === null ? '' : text)) floorNote.textContent = floor === null ? '' : text;
     },
     /** The title, the accessible name and the line saying what to look for. */
     setLabels(text, accessibleName, lookText = '') {
@@ -285,18 +284,16 @@ function chart(spec, runs, lines, labelOf) {
       note.hidden = marks.length === 0;
       note.replaceChildren(...marks.map((m) => h('span', { class: `slot-${m.slot}`, text: m.text })));
       plot.setAttribute('aria-label', [name, ...marks.map((m) => m.name)].join(''));
-      if (hasData) u.redraw(false, false);
+      if (hasData) c.setData(shown);
     },
     get hasData() {
       return hasData;
     },
-    refreshColors,
-    uplot: u,
+    refreshColors: c.refreshColors,
     destroy() {
       ro.disconnect();
       io.disconnect();
-      offScheme();
-      u.destroy();
+      c.destroy();
     },
   };
 }
@@ -310,7 +307,7 @@ function chart(spec, runs, lines, labelOf) {
  */
 export function createCharts(runs, { markText = () => ({ text: '', name: '' }), heads = 0, lineLabel = (r) => r.option, floorText = () => '' } = {}) {
   const specs = heads > 0 ? [...CHARTS, ...HEAD_CHARTS] : CHARTS;
-  const charts = specs.map((spec) => chart(spec, runs, linesOf(spec, runs, heads), lineLabel));
+  const charts = specs.map((spec) => chart(spec, linesOf(spec, runs, heads), lineLabel));
   // markText(run) -> {text, name}: the sentence under each chart and in its accessible name.
   const setMarks = () => {
     const marks = runs.filter((r) => r.diverged).map((r) => ({ step: r.diverged, slot: r.slot, ...markText(r) }));
@@ -331,19 +328,21 @@ export function createCharts(runs, { markText = () => ({ text: '', name: '' }), 
       for (const r of runs) if (r.data.step.length > longest.data.step.length) longest = r;
       const xs = longest.data.step;
       for (const c of charts) {
+        // A log chart's values as they are (its axis takes their log): 1e-40 plots, 0 and subnormals are gaps.
         const ys = c.lines.map(({ run: r, column }) => {
           const col = r.data[column] ?? [];
           const out = new Array(xs.length);
           for (let i = 0; i < xs.length; i++) {
             const v = i < col.length ? col[i] : null;
-            out[i] = v === null || !Number.isFinite(v) || (c.spec.log && v <= 0) ? null : c.spec.log ? Math.log10(v) : v;
+            out[i] = v === null || !Number.isFinite(v) || (c.spec.log && !(v >= TINY)) ? null : v;
           }
           return out;
         });
         if (c.spec.smooth) for (let k = 0; k < ys.length; k++) ys[k] = trailingMedian(ys[k]);
         if (c.spec.log) {
           const floor = logFloor(ys);
-          if (floor !== null) for (const col of ys) for (let i = 0; i < col.length; i++) if (col[i] !== null && col[i] < floor) col[i] = floor;
+          const at = 10 ** floor;  // (1 when floor is null: unused)
+          if (floor !== null) for (const col of ys) for (let i = 0; i < col.length; i++) if (col[i] !== null && col[i] < at) col[i] = at;
           c.setFloor(floor, floor === null ? '' : floorText(floor));
         }
         c.setData([xs.slice(), ...ys], all);

@@ -47,6 +47,7 @@ export function weightAt(map, e, hd, t) {
 export function createHeatmap(id) {
   const canvas = h('canvas', { class: 'lab-heatmap', id, role: 'img' });
   let last = null;
+  let colors = null;
 
   function draw(map) {
     last = map;
@@ -63,8 +64,11 @@ export function createHeatmap(id) {
     canvas.style.maxWidth = `${w}px`;
     const ctx = canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    // Colours as they apply where the canvas is (a shadow root when embedded).
-    const c = readColors(canvas.parentNode ?? document.documentElement, ['bg', 'lab-heat', 'fg', 'muted', 'line']);
+    // Colours as they apply where the canvas is (a shadow root when embedded),
+    // kept once read in place until the scheme changes: a read right after
+    // the charts' SVG changed would make the browser restyle it there and then.
+    const c = colors ?? readColors(canvas.parentNode ?? document.documentElement, ['bg', 'lab-heat', 'fg', 'muted', 'line']);
+    if (canvas.isConnected) colors = c;
     const bg = rgb(c.bg);
     const hot = rgb(c['lab-heat']);
     const fg = c.fg;
@@ -109,7 +113,10 @@ export function createHeatmap(id) {
   return {
     el: canvas,
     draw,
-    redraw: () => draw(last),
+    redraw: () => {
+      colors = null;
+      draw(last);
+    },
     setName(name) {
       canvas.setAttribute('aria-label', name);
     },

@@ -8,7 +8,6 @@
 // (form.js) to a comparison (comparison.js) and the comparison to its views
 // (charts.js, run-cards.js, readouts.js, scrubber.js); it relabels on a
 // language change and schedules the redraws.
-import 'uplot/dist/uPlot.min.css';
 import '../../base/style.css';
 import '../site/page.css';
 import '../site/nav-strings.js';

@@ -109,7 +109,8 @@ export function createChart(o) {
   const labels = svgEl('g');
   const paths = o.series.map((s) => {
     const kind = s.kind ?? 'line';
-    const p = svgEl('path', kind === 'line' ? { fill: 'none', 'stroke-linejoin': 'round', 'stroke-linecap': 'round' } : {});
+    // Square (default) caps: a dash pattern such as ÷1's [2, 4] stays dotted (round caps lengthen every dash).
+    const p = svgEl('path', kind === 'line' ? { fill: 'none', 'stroke-linejoin': 'round' } : {});
     if (s.dash) p.setAttribute('stroke-dasharray', s.dash.join(' '));
     return p;
   });

@@ -11,6 +11,12 @@ using attn::escaped;  // every value echoed in a message: one line on stderr
 
 namespace {
 
+bool is_flag(const std::string& a) {
+  for (const char* f : kFlags)
+    if (a == f) return true;
+  return false;
+}
+
 // Every occurrence of `name` (and its value when `with_value`), out of argv.
 std::vector<std::string> take(std::vector<std::string>& argv, const std::string& name, bool with_value,
                               const std::string& needs) {
@@ -21,13 +27,14 @@ std::vector<std::string> take(std::vector<std::string>& argv, const std::string&
         found.emplace_back();
         continue;
       }
-      if (i + 1 >= argv.size()) throw UsageError("option '" + name + "' needs " + needs);
+      if (i + 1 >= argv.size() || is_flag(argv[i + 1])) throw UsageError("option '" + name + "' needs " + needs);
       found.push_back(argv[++i]);
       continue;
     }
     rest.push_back(argv[i]);
-    // Another option's value, whatever it reads ("--q --madd" names an array --madd), but never a flag.
-    if (argv[i].rfind("--", 0) == 0 && i + 1 < argv.size() && (with_value || argv[i + 1] != name))
+    // Another option's value, whatever it reads ("--q --madd" names an array --madd), but never a flag's,
+    // and never a flag.
+    if (argv[i].rfind("--", 0) == 0 && !is_flag(argv[i]) && i + 1 < argv.size() && !is_flag(argv[i + 1]))
       rest.push_back(argv[++i]);
   }
   argv.swap(rest);

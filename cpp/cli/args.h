@@ -16,14 +16,18 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The flags, options with no value (progress.h take_progress).
+inline const char* const kFlags[] = {"--progress", "--quiet"};
+
 // Options taken out of the arguments before a command's Args reads the rest
-// (--madd and --out for every command, --progress and --quiet for train and
-// sweep). The arguments are walked as the commands read them: "--name value"
-// pairs, anything else alone ("--q --madd": --madd is --q's value); a flag is
-// never taken as another option's value ("--seed --quiet" leaves --seed
-// without one). take_option: --name's value, if given ("option
+// (--madd and --out for every command, --progress and --quiet for the
+// commands with long work). The arguments are walked as the commands read
+// them: "--name value" pairs, a flag alone, anything else alone ("--q --madd":
+// --madd is --q's value). A flag takes no value ("--quiet --out F" gives --out
+// F) and is never taken as another option's value ("--seed --quiet" leaves
+// --seed without one). take_option: --name's value, if given ("option
 // '--name' needs <needs>" when it has none, "given twice"); take_flag: how
-// many times the flag --name (no value) was given.
+// many times the flag --name was given.
 std::optional<std::string> take_option(std::vector<std::string>& argv, const std::string& name,
                                        const std::string& needs = "a value");
 std::size_t take_flag(std::vector<std::string>& argv, const std::string& name);

@@ -27,7 +27,7 @@ enum class ProgressMode { Auto, On, Off };
 // (args.h) before Args reads the "--name value" pairs. The option table lists
 // them for every command that calls this (help.cpp, progress_flags()).
 inline ProgressMode take_progress(std::vector<std::string>& argv) {
-  const std::size_t on = take_flag(argv, "--progress"), off = take_flag(argv, "--quiet");
+  const std::size_t on = take_flag(argv, kFlags[0]), off = take_flag(argv, kFlags[1]);
   if (on + off > 1) throw UsageError("give --progress or --quiet once, not both or twice");
   return on ? ProgressMode::On : off ? ProgressMode::Off : ProgressMode::Auto;
 }

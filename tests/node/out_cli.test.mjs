@@ -65,3 +65,38 @@ test('a refused or failed run leaves the old file whole and no temporary file; a
   assert.equal(nodir.status, 1);
   assert.match(nodir.stderr, /^attnlab: cannot write '.*no-such-dir\/x\.json': No such file or directory\n$/);
 });
+
+test('the flags --progress and --quiet, before or after --out and --madd, take no value and are no value', () => {
+  // Each command with long work, its flag in every place among --out FILE and --madd fused.
+  const LONG = [
+    ['variance', '--dk', '8', '--samples', '100'],
+    ['check', QK],
+    ['saturation', '--dk', '16', '--n', '8', '--samples', '20'],
+    ['train', '--dk', '4', '--heads', '1', '--steps', '3', '--eval', '8', '--format', 'csv'],
+    ['sweep', '--dks', '4', '--divisors', '1', '--optimizers', 'sgd', '--steps', '2', '--eval', '8'],
+  ];
+  for (const args of LONG) {
+    const plain = run([...args, '--madd', 'fused']);
+    assert.equal(plain.status, 0, `${args.join(' ')}: ${plain.stderr}`);
+    for (const flag of ['--quiet', '--progress']) {
+      for (const order of [[flag, '--out', 'F', '--madd', 'fused'], ['--out', 'F', flag, '--madd', 'fused'], ['--madd', 'fused', flag, '--out', 'F'],
+        [flag, '--madd', 'fused', '--out', 'F']]) {
+        const file = path.join(TMP, 'flag.txt');
+        fs.rmSync(file, { force: true });
+        const r = run([...args, ...order.map((a) => (a === 'F' ? file : a))]);
+        const what = `${args[0]} ${order.join(' ')}`;
+        assert.equal(r.status, 0, `${what}: ${r.stderr}`);
+        assert.equal(r.stdout, '', what);
+        assert.equal(fs.readFileSync(file, 'utf8').replace(TIMING, ''), plain.stdout.replace(TIMING, ''), what);
+      }
+    }
+  }
+  // A flag is never an option's value: one line, exit 2, and no file named after the flag.
+  for (const [args, msg] of [[['--out', '--quiet'], "option '--out' needs a file name"], [['--madd', '--progress'], "option '--madd' needs a value"],
+    [['--seed', '--quiet'], "option '--seed' needs a value"]]) {
+    const r = spawnSync(CLI, ['train', '--steps', '2', '--eval', '8', ...args], { encoding: 'utf8', cwd: TMP });
+    assert.equal(r.status, 2, args.join(' '));
+    assert.equal(r.stderr, `attnlab: ${msg}\n`, args.join(' '));
+    assert.ok(!fs.existsSync(path.join(TMP, args[1])), `no file ${args[1]}`);
+  }
+});

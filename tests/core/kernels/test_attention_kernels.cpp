@@ -31,7 +31,7 @@ double ulps(float got, double want) {
   return std::fabs(got - want) / std::ldexp(1.0, e - 24);
 }
 
-bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+[[maybe_unused]] bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }  // the SIMD128 cases only
 
 float from_bits(std::uint32_t b) {
   float x;

@@ -10,6 +10,7 @@
 #include "kernels/matmul.h"
 #include "samples/sample_qk.h"
 #include "train/train_config.h"
+#include "train_commands.h"
 
 #ifndef ATTN_VERSION
 #define ATTN_VERSION "0.0.0"
@@ -38,9 +39,10 @@ const std::string kDivisorNumber =
     "a number in [" + sci(attn::limits::kMinDivisor) + ", " + sci(attn::limits::kMaxDivisor) + "]";
 const std::string kDivisor = "sqrt, dk or " + kDivisorNumber;
 const std::string kLrRange = "(0, " + attn::num(L::kMaxLr) + "]";
-// The default rates: the reference runs' (train_config.h reference_lr).
-const std::string kLrAdam = sci(attn::kReferenceLrAdam) + " times 2 dk / dmodel";
-const std::string kLrSgd = sci(attn::kReferenceLrSgd) + " times 2 dk / dmodel";
+// The default rates: the reference runs', scaled (train_config.h reference_lr).
+const std::string kLrScaled = " times 2 dk / dmodel";
+const std::string kLrAdam = sci(attn::kReferenceLrAdam) + kLrScaled;
+const std::string kLrSgd = sci(attn::kReferenceLrSgd) + kLrScaled;
 // --softcap and --qk-clip: one range, the check's own text (args.h cap_range).
 const std::string& kCap = cap_range();
 // --preset NAME, in every command that takes it: an option given beside it wins.
@@ -175,7 +177,7 @@ std::vector<CommandSpec> make_specs() {
         {"divisor", "sqrt|1|2|dk|X|qknorm", "text", "sqrt, 1, 2, dk, qknorm or " + kDivisorNumber,
          attn::train_option("divisor").def_text, "what q.k is divided by; qknorm: QK-LayerNorm, then sqrt(d_k)"},
         table_option("optimizer", "", "the optimiser"),
-        {"lr", "X", "number", kLrRange, sci(attn::kReferenceLrAdam) + " (adam) or " + sci(attn::kReferenceLrSgd) + " (sgd), times 2 dk / dmodel", "the learning rate"},
+        {"lr", "X", "number", kLrRange, sci(attn::kReferenceLrAdam) + " (adam) or " + sci(attn::kReferenceLrSgd) + " (sgd)," + kLrScaled, "the learning rate"},
         table_option("seed", "S", "the random seed"),
         table_option("log-every", "N", "a metrics row every N steps (and step 1)"),
     };
@@ -187,9 +189,9 @@ std::vector<CommandSpec> make_specs() {
                   "Each run's row: its settings, final loss and accuracy, steps to 90%, divergence, first and last "
                   "gradients and logits."};
     s.options = {
-        {"dks", "64,128,256", "list", "integers in " + ints(1, L::kMaxDk), "64,128,256", "the d_k axis"},
-        {"divisors", "sqrt,1,2,dk,qknorm", "list", "train's --divisor values", "sqrt,1,2,dk,qknorm", "the divisor axis"},
-        {"optimizers", "adam,sgd", "list", "adam, sgd", "adam,sgd", "the optimiser axis"},
+        {"dks", kSweepDks, "list", "integers in " + ints(1, L::kMaxDk), kSweepDks, "the d_k axis"},
+        {"divisors", kSweepDivisors, "list", "train's --divisor values", kSweepDivisors, "the divisor axis"},
+        {"optimizers", kSweepOptimizers, "list", attn::choice_list(attn::kOptimizerNames), kSweepOptimizers, "the optimiser axis"},
         {"lr-adam", "X", "number", kLrRange, kLrAdam, "Adam's rate (not with --lrs)"},
         {"lr-sgd", "X", "number", kLrRange, kLrSgd, "SGD's rate (not with --lrs)"},
         {"lrs", "1e-3,1e-2,...", "list", "distinct numbers in " + kLrRange, "none",

@@ -423,12 +423,12 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out, std::ostr
   const attn::Preset* preset = preset_option(a);
   apply_preset(a, preset, base);
   std::vector<std::size_t> dks;
-  for (const auto& s : split("dks", a.text("dks", preset ? std::to_string(preset->dk) : "64,128,256")))
+  for (const auto& s : split("dks", a.text("dks", preset ? std::to_string(preset->dk) : kSweepDks)))
     dks.push_back(list_integer("dks", s, 1, L::kMaxDk));  // train's --dk range
   const std::vector<std::string> divisors =
-      split("divisors", a.text("divisors", preset ? preset_divisor(*preset) : "sqrt,1,2,dk,qknorm"));
+      split("divisors", a.text("divisors", preset ? preset_divisor(*preset) : kSweepDivisors));
   std::vector<attn::OptimizerKind> opts;
-  for (const auto& s : split("optimizers", a.text("optimizers", "adam,sgd")))
+  for (const auto& s : split("optimizers", a.text("optimizers", kSweepOptimizers)))
     opts.push_back(attn::parse_optimizer(s));
   // The learning-rate axis: the given rates, or one cell per optimiser's own
   // rate (--lr-adam, --lr-sgd or the reference rate) when --lrs is absent.

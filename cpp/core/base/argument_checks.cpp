@@ -57,9 +57,9 @@ void check_not_null(const char* name, const void* p) {
   if (p == nullptr) fail_kind(name, "null", "", "%s must not be null", name);
 }
 
-std::string choice_list(const std::string_view* names, std::size_t n) {
+std::string choice_list(const std::string_view* names, std::size_t n, std::string_view sep) {
   std::string s;
-  for (std::size_t i = 0; i < n; ++i) (s += i ? ", " : "") += names[i];
+  for (std::size_t i = 0; i < n; ++i) (s += i ? sep : "") += names[i];
   return s;
 }
 

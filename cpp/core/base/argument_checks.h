@@ -21,8 +21,9 @@ void check_finite(const char* name, const float* data, std::size_t count);
 void check_finite(const char* name, const double* data, std::size_t count);
 void check_not_null(const char* name, const void* p);
 
-// A choice option's names as its table and its error list them: "adam, sgd".
-std::string choice_list(const std::string_view* names, std::size_t n);
+// A choice option's names as its table and its error list them: "adam, sgd"
+// (or joined by `sep`: "adam,sgd", a list option's default).
+std::string choice_list(const std::string_view* names, std::size_t n, std::string_view sep = ", ");
 // The index of `text` among `names`, else ArgumentError of kind "choice"
 // ({"value", "choices"}: "task must be 'recall' or 'copy', got 'x'").
 std::size_t choice_index(const char* name, std::string_view text, const std::string_view* names, std::size_t n);
@@ -31,8 +32,8 @@ std::size_t choice_index(const char* name, std::string_view text, const std::arr
   return choice_index(name, text, names.data(), N);
 }
 template <std::size_t N>
-std::string choice_list(const std::array<std::string_view, N>& names) {
-  return choice_list(names.data(), N);
+std::string choice_list(const std::array<std::string_view, N>& names, std::string_view sep = ", ") {
+  return choice_list(names.data(), N, sep);
 }
 
 }  // namespace attn

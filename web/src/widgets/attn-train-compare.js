@@ -17,10 +17,11 @@
 // the controls, a host still starts with el.start() and stops with el.stop().
 import { t } from '../base/i18n.js';
 import { DASH, decimals, fixed, int, num, percent } from '../base/format.js';
-import { dataTable, h, setFieldError, svgEl } from '../base/dom.js';
+import { dataTable, h, setFieldError } from '../base/dom.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { loadErrorStrings } from '../bridge/errors.js';
 import { createChart } from './chart.js';
+import { divergenceMarks } from './divergence-marks.js';
 import { Pool } from '../train/pool.js';
 import { Comparison } from '../train/comparison.js';
 import { CORE_OPTIONS, EVAL_SAMPLES, FIXED, PROBE, coreSpec, fieldOfArgument, number } from '../train/config.js';
@@ -503,21 +504,6 @@ class AttnTrainCompare extends AttnElement {
     this.renderControls();
     this.renderButton();
     this.renderAll();
-  }
-}
-
-/** Dashed rules at the diverged runs' steps, each with "✕ step" beside it on the side with room. */
-function divergenceMarks(g, f, marks) {
-  g.replaceChildren();
-  for (const m of marks) {
-    if (!(m.x >= f.xLo && m.x <= f.xHi)) continue;
-    const px = Math.round(f.sx(m.x)) + 0.5;
-    const color = f.palette[m.color] ?? f.palette.fg;
-    const right = px + 4 + 7 * m.label.length <= f.x1;  // about 7 px a character at 12 px
-    const text = svgEl('text', { x: right ? px + 4 : px - 4, y: f.y0 + 2, fill: color, 'font-weight': 700,
-      'text-anchor': right ? 'start' : 'end', 'dominant-baseline': 'hanging' });
-    text.textContent = m.label;
-    g.append(svgEl('path', { d: `M${px},${f.y0}V${f.y1}`, fill: 'none', stroke: color, 'stroke-width': 1.5, 'stroke-dasharray': '4 3' }), text);
   }
 }
 

@@ -7,11 +7,13 @@
 // under the charts. A log chart's floor (logFloor) keeps single steps whose
 // gradient happens to be tiny (10⁻²⁰ and below) from squashing the fall the
 // chart is there to show; they are drawn at the floor, and the line under the
-// chart says so. What only the lab draws (end labels, divergence marks,
-// floors, thinning) is here, not in chart.js, which every widget carries.
+// chart says so. What only the lab draws (end labels, floors, thinning; the
+// divergence marks are widgets/divergence-marks.js, as <attn-train-compare>'s)
+// is here, not in chart.js, which every widget carries.
 import { h, svgEl } from '../../base/dom.js';
 import { fixed, num, powerOfTen } from '../../base/format.js';
 import { createChart } from '../../widgets/chart.js';
+import { divergenceMarks } from '../../widgets/divergence-marks.js';
 
 // The metrics the charts show: core column, scale, fixed range (min0: from 0
 // to just above the top, not to the next round step).
@@ -153,23 +155,6 @@ function drawEndLabels(g, f, ends, fig, labelOf) {
   }
 }
 
-// A diverged run's mark: a dashed vertical rule in its colour at the step it
-// diverged, an ✕ and the step at its top, beside the rule on the side with
-// room; the sentence is under the plot.
-function drawMarks(g, f, marks) {
-  for (const m of marks) {
-    if (!(m.step >= f.xLo && m.step <= f.xHi)) continue;
-    const x = Math.round(f.sx(m.step)) + 0.5;
-    const color = f.palette[`slot-${m.slot}`];
-    const label = `✕ ${m.step}`;
-    const right = x + 4 + 7.5 * label.length <= f.x1;  // about 7.5 px a character, bold at 12 px
-    const text = svgEl('text', { x: right ? x + 3 : x - 3, y: f.y0 + 2, fill: color, 'font-weight': 700,
-      'text-anchor': right ? 'start' : 'end', 'dominant-baseline': 'hanging' });
-    text.textContent = label;
-    g.append(svgEl('path', { d: `M${x},${f.y0}V${f.y1}`, fill: 'none', stroke: color, 'stroke-width': 1.5, 'stroke-dasharray': '4 3' }), text);
-  }
-}
-
 // Log tick labels as powers of ten (10⁻³²: the gradients of a saturated run
 // fall that far); linear ones as 8 × 10¹⁹ once the axis reaches 10⁵ (a loss on
 // its way to diverging), which fits the axis.
@@ -192,8 +177,7 @@ function chart(spec, lines, labelOf) {
     yFormat: (v, digits) => (big ? num(v, 2) : fixed(v, digits)),
     series: lines.map(({ run: r, width }) => ({ color: `slot-${r.slot}`, dash: r.dash, width })),
     overlay: (g, f) => {
-      g.replaceChildren();
-      drawMarks(g, f, marks);
+      divergenceMarks(g, f, marks.map((m) => ({ x: m.step, color: `slot-${m.slot}`, label: `✕ ${m.step}` })));
       drawEndLabels(g, f, ends, fig, labelOf);
     },
   };

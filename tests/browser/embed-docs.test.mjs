@@ -141,6 +141,33 @@ describe('the embed docs page (embed.html) under the site CSP', () => {
     assert.deepEqual(variance, ['dk', 'sigma-q', 'sigma-k', 'rho', 'seed']);
   });
 
+  test('each events line names the change event\'s detail keys, as the widget\'s state() gives them', async () => {
+    for (const tag of defined.filter((tg) => tg !== 'attn-chain')) {
+      const { keys, line } = await page.evaluate((tg) => {
+        const el = document.querySelector(`#element-sections ${tg}`);
+        return { keys: el.state ? Object.keys(el.state()) : null, line: el.closest('section').querySelector('.events').textContent };
+      }, tag);
+      if (keys) assert.ok(line.includes(`{${keys.join(', ')}}`), `${tag}: "${line}" names {${keys.join(', ')}}`);
+    }
+  });
+
+  test('the attribute tables are in place before the widgets\' code arrives (none comes)', async () => {
+    const p = await browser.context.newPage();
+    try {
+      await p.route('**/embed/**', (r) => r.abort());
+      // ?blocked: its errors (the embed's failed loads) are this test's, not the page's problems.
+      await p.goto(`${server.origin}/embed.html?lang=en&blocked`, { waitUntil: 'load' });
+      await p.waitForTimeout(300);
+      const counts = await p.evaluate((tags) => tags.map((tg) => [tg, customElements.get(tg) ? 'defined' : document.querySelectorAll(`table[data-tag="${tg}"] tbody tr`).length]), TAGS);
+      const expected = await page.evaluate((tags) => tags.map((tg) => [tg, Object.keys(customElements.get(tg).options).length]), TAGS);
+      assert.deepEqual(counts, expected.map(([tg, n]) => [tg, n]));
+    } finally {
+      await p.close();
+      const mine = browser.problems.filter((x) => x.includes('&blocked'));
+      browser.problems.splice(0, browser.problems.length, ...browser.problems.filter((x) => !mine.includes(x)));
+    }
+  });
+
   test('the snippets and the widgets\' Embed buttons name this site\'s embed URL', async () => {
     const embed = `${server.origin}/embed/attnlab.js`;
     assert.ok((await page.textContent('#snippet-script')).includes(`src="${embed}"`));

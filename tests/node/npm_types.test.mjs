@@ -4,7 +4,9 @@
 // widget's `static options = {…}` appears in that element's attributes and,
 // camelCased, as a property of its element interface. The sources are read
 // as text (they import DOM code), so an options block must stay a literal
-// object whose keys are identifiers or quoted names, as they all are.
+// object whose keys are identifiers or quoted names, as they all are: in the
+// widget's file, or (`static options = OPTIONS`) in the module it imports
+// OPTIONS from (widgets/*-options.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -17,9 +19,9 @@ const tags = [...read('src/embed/attnlab.js').matchAll(/^\s*'(attn-[a-z-]+)':\s*
 const pascal = (tag) => tag.replace(/(^|-)([a-z])/g, (_, __, c) => c.toUpperCase());   // attn-softmax-table -> AttnSoftmaxTable
 const camel = (attr) => attr.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
 
-/** The attribute names of `static options = {…}` in a widget's source, or null when it has none. */
+/** The attribute names of `static options = {…}` (or `export const OPTIONS = {…}`) in a source, or null when it has none. */
 export function optionAttributes(source) {
-  const start = source.search(/static options\s*=\s*\{/);
+  const start = source.search(/static options\s*=\s*\{|export const OPTIONS\s*=\s*\{/);
   if (start < 0) return null;
   const body = block(source, source.indexOf('{', start));
   // Keys at depth 0 of the block: `name:` or `'name':` at the start of an entry.
@@ -57,6 +59,7 @@ test('the embed has its six widgets (the parse of attnlab.js works)', () => {
 
 test('the options parser reads a block like the widgets\'', () => {
   assert.deepEqual(optionAttributes(`static options = {\n dk: { key: 'dk', spec: S.dk },\n 'sigma-q': { key: 'sq', spec: { type: 'int', min: 1 } },\n};`), ['dk', 'sigma-q']);
+  assert.deepEqual(optionAttributes(`export const OPTIONS = {\n  m: { key: 'm', spec: SPECS.m },\n};`), ['m']);
   assert.equal(optionAttributes('class X {}'), null);
 });
 
@@ -70,7 +73,11 @@ for (const tag of tags) {
     assert.equal(dts.match(new RegExp(`'${tag}': AttnReactProps<'${tag}'>`, 'g'))?.length, 1, `React.JSX declares ${tag}`);
 
     const source = read(`src/widgets/${tag}.js`);
-    const attrs = optionAttributes(source);
+    // static options = OPTIONS: the block is in the module OPTIONS comes from.
+    const from = /static options\s*=\s*OPTIONS\b/.test(source)
+      && /import\s*\{[^}]*\bOPTIONS\b[^}]*\}\s*from\s*'\.\/([\w-]+\.js)'/.exec(source);
+    if (/static options\s*=\s*OPTIONS\b/.test(source)) assert.ok(from, `${tag}: where its OPTIONS comes from`);
+    const attrs = optionAttributes(from ? read(`src/widgets/${from[1]}`) : source);
     if (attrs === null) {
       // attn-chain has no options; attn-train-compare may be a placeholder until it lands.
       assert.ok(!/observedAttributes|getAttribute\('(?!id-prefix|url-state)/.test(source) || tag === 'attn-chain',

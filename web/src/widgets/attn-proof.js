@@ -16,29 +16,20 @@ import { h, reducedMotion, whenNear } from '../base/dom.js';
 import { randomSeed, readState, writeState } from '../base/state.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { mathEl } from '../math/math.js';
+import { OPTIONS, SPECS, STEPS } from './proof-options.js';
 import './proof-strings.js';
 import styles from './proof.css?inline';
 
-const STEPS = ['dot', 'square', 'diagonal', 'cross', 'sum', 'divide', 'choose'];
 const MAX_SAMPLES = 1_000_000;
 const PAUSE_MS = 90; // between batches while playing, so convergence can be watched
 
-const SPECS = {
-  dk: { type: 'int', min: 1, max: 6, def: 3 },
-  step: { type: 'int', min: 1, max: STEPS.length, def: 1 },
-  seed: { type: 'int', min: 0, max: 2 ** 32 - 1, def: 1 },
-};
 
 class AttnProof extends AttnElement {
   defaultIdPrefix = 'proof';
 
   static styles = styles;
 
-  static options = {
-    dk: { key: 'dk', spec: SPECS.dk },
-    step: { key: 'step', spec: SPECS.step },
-    seed: { key: 'seed', spec: SPECS.seed },
-  };
+  static options = OPTIONS;
 
   build() {
     const specs = Object.fromEntries(Object.entries(SPECS).map(([k, s]) => [k, { ...s, def: this.v[k] ?? s.def }]));
@@ -76,8 +67,8 @@ class AttnProof extends AttnElement {
 
     this.caption = h('caption');
     this.grid = h('table', { class: 'proof-grid', id: I('grid') });
-    this.sums = h('p', { class: 'readout', id: I('sums') });
-    this.measured = h('p', { class: 'readout', id: I('measured') });
+    this.sums = h('p', { class: 'readout proof-sums', id: I('sums') });
+    this.measured = h('p', { class: 'readout proof-measured', id: I('measured') });
     // What to look at in the grid, from its cells (renderData).
     this.look = h('p', { class: 'note look', id: I('look') });
     this.errorEl = h('p', { class: 'msg', role: 'alert' });

@@ -22,33 +22,14 @@ import { parseNumber } from '../base/parse.js';
 import { randomSeed, readState, writeState } from '../base/state.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { createChart } from './chart.js';
-import { MAX_DIVISOR, SWEEP_DKS, curveDivisors, customDivisor, sweepPoints } from './saturation-sweep.js';
+import { SWEEP_DKS, curveDivisors, customDivisor, sweepPoints } from './saturation-sweep.js';
+import { CURVES, DK_LOG2_MAX, OPTIONS, SPECS } from './saturation-options.js';
 import './saturation-strings.js';
 
-const DK_LOG2_MAX = 12; // d_k = 1 .. 4096
 const M_LOG2 = [1, 9]; // m = 2 .. 512
-// Divisors on the curves: [key, spec for the core's resolveDivisor, palette colour, dash].
-const CURVES = [
-  ['1', '1', 'c-unscaled', null],
-  ['2', '2', 'c-two', [2, 3]],
-  ['sqrt', 'sqrt', 'c-sqrt', null],
-  ['dk', 'dk', 'c-dk', [8, 4]],
-  ['custom', null, 'c-custom', [1, 3]],
-];
 const STATS = ['maxProb', 'entropy', 'jacobianNorm'];
-const SPECS = {
-  dk: { type: 'int', min: 1, max: 2 ** DK_LOG2_MAX, def: 64 },
-  div: { type: 'enum', values: CURVES.map((c) => c[0]), def: 'sqrt' },
-  c: { type: 'number', min: 0, minOpen: true, max: MAX_DIVISOR, def: 4 },
-  m: { type: 'int', min: 2, max: 512, def: 16 },
-  seed: { type: 'int', min: 0, max: 2 ** 32 - 1, def: 1 },
-  thr: { type: 'int', min: 1, max: 8, def: 3 },  // "near 0": below 10^-thr (saturation-dist.js)
-};
 
 const log2Clamp = (x, lo, hi) => String(Math.min(hi, Math.max(lo, Math.round(Math.log2(x)))));
-
-// divisor="…": one of the named divisors, or a number (the custom divisor).
-const DIVISOR_SPEC = { ...SPECS.c, type: 'divisor', values: CURVES.filter((c) => c[1]).map((c) => c[0]), def: SPECS.div.def };
 
 // The curves' x axis, an option of the widget (this.axis): d_k at the reader's m
 // here; saturation-length.js gives d_k or n, with one curve more. key: its
@@ -62,12 +43,7 @@ const [NAME, NOTE, PROGRESS, DONE, TABLE] = [0, 1, 2, 3, 4];  // 5: the table's 
 class AttnSaturation extends AttnElement {
   defaultIdPrefix = 'sat';
 
-  static options = {
-    dk: { key: 'dk', spec: SPECS.dk },
-    m: { key: 'm', spec: SPECS.m },
-    divisor: { key: 'divisor', spec: DIVISOR_SPEC },
-    seed: { key: 'seed', spec: SPECS.seed },
-  };
+  static options = OPTIONS;
 
   /** divisor="sqrt" -> {div: 'sqrt'}; divisor="3.5" -> {div: 'custom', c: 3.5}. */
   static divisorState(d) {
@@ -142,7 +118,7 @@ class AttnSaturation extends AttnElement {
 
     // ---- curves against d_k ----
     this.curvesHeading = h('h3', { class: 'widget-h' });
-    this.curvesNote = h('p', { class: 'note', id: I('curves-note') });
+    this.curvesNote = h('p', { class: 'note curves-note', id: I('curves-note') });
     this.progress = h('p', { class: 'progress', id: I('progress'), role: 'status' });
     this.axis = DK_AXIS;
     this.chartBox = h('div', { class: 'curve-charts' });

@@ -15,36 +15,28 @@ import { readState, writeState } from '../base/state.js';
 import { parseScores } from '../base/parse.js';
 import { AttnElement, define } from './element.js';
 import * as seedTable from './seed-table.js';
+import { EXAMPLES, OPTIONS } from './seed-options.js';
 import styles from './seed-table.css?inline';
-
-const TEXT = (def, max) => ({ type: 'text', max, def });
-// d_k from an attribute: a whole number (the fields themselves take any text and say what is wrong).
-const DK = (def) => ({ type: 'int', min: 1, max: 65536, def: Number(def) });
 
 class AttnSoftmaxTable extends AttnElement {
   defaultIdPrefix = 'seed';
 
   static styles = styles;
 
-  static options = {
-    scores: { key: 's0', spec: TEXT(seedTable.EXAMPLES[0].scores, 400) },
-    dk: { key: 'dk0', spec: DK(seedTable.EXAMPLES[0].dk) },
-    scores2: { key: 's1', spec: TEXT(seedTable.EXAMPLES[1].scores, 400) },
-    dk2: { key: 'dk1', spec: DK(seedTable.EXAMPLES[1].dk) },
-  };
+  static options = OPTIONS;
 
   build() {
     const specs = {};
-    seedTable.EXAMPLES.forEach((ex, i) => {
+    EXAMPLES.forEach((ex, i) => {
       specs[`s${i}`] = { type: 'text', max: 400, def: ex.scores };
       specs[`dk${i}`] = { type: 'text', max: 20, def: ex.dk };
     });
     for (const [k, x] of Object.entries(this.v)) if (specs[k] && x !== undefined) specs[k].def = String(x);
     const { values, notices } = readState(this.statePrefix, specs);
-    const examples = seedTable.EXAMPLES.map((_, i) => ({ scores: values[`s${i}`], dk: values[`dk${i}`] }));
+    const examples = EXAMPLES.map((_, i) => ({ scores: values[`s${i}`], dk: values[`dk${i}`] }));
     const box = document.createElement('div');
     // Written from the core's result for example 1, not typed in.
-    this.noteEl = h('p', { class: 'note', id: this.id_('not-one-hot') });
+    this.noteEl = h('p', { class: 'note not-one-hot', id: this.id_('not-one-hot') });
     this.root.append(this.noticeBox(notices), box, this.noteEl);
     this.table = seedTable.mount(box, this.client, {
       examples, idPrefix: this.getAttribute('id-prefix') ?? 'seed',

@@ -24,40 +24,23 @@ import { createChart } from './chart.js';
 import { divergenceMarks } from './divergence-marks.js';
 import { Pool } from '../train/pool.js';
 import { Comparison } from '../train/comparison.js';
-import { CORE_OPTIONS, EVAL_SAMPLES, FIXED, PROBE, coreSpec, fieldOfArgument, number } from '../train/config.js';
+import { CORE_OPTIONS, EVAL_SAMPLES, FIXED, PROBE, fieldOfArgument, number } from '../train/config.js';
+import { DIVISORS, MAX_STEPS, OPTIONS } from './compare-options.js';
 import './compare-strings.js';
 import styles from './train-compare.css?inline';
 
 // A failed run's error: the fields the core sent, or its message alone.
 const runError = (run) => run.failedError ?? { message: run.failed };
 
-// The divisors on offer, in the order runs are listed: [key, palette colour, dash] (the saturation widget's).
-const DIVISORS = [
-  ['1', 'c-unscaled', null],
-  ['2', 'c-two', [2, 3]],
-  ['sqrt', 'c-sqrt', null],
-  ['dk', 'c-dk', [8, 4]],
-];
-// The model's and the ranges' facts are the core's (train/config.js CORE_OPTIONS,
-// cpp/core/train/train_config.h train_options); d_k's default, the steps and
-// their limit are this widget's own.
+// The model's facts are the core's (train/config.js CORE_OPTIONS); the
+// options' ranges and defaults are in compare-options.js.
 const OPTIMIZERS = CORE_OPTIONS.optimizer.choices;
 const HEADS = CORE_OPTIONS.heads.def;
 const TASK = CORE_OPTIONS.task.def;
-const MAX_STEPS = 5000;   // d_k = 1024 at ~30 ms a step: minutes, not hours
 const CHARTS = [
   { key: 'loss', column: 'loss' },
   { key: 'accuracy', column: 'accuracy', yRange: [0, 1] },
 ];
-
-const SPECS = {
-  dk: coreSpec('dk', { def: 64 }),
-  divisors: { type: 'list', values: DIVISORS.map((d) => d[0]), def: ['1', 'sqrt'] },
-  steps: { type: 'int', min: 1, max: MAX_STEPS, def: 300 },
-  seed: coreSpec('seed'),
-  optimizer: coreSpec('optimizer'),
-  lr: coreSpec('lr', { def: null }),
-};
 
 // The control of each TrainOptions field this widget has (the others' verdicts go under its buttons).
 const CONTROLS = { dk: 'dk', optimizer: 'optimizer', lr: 'lr', seed: 'seed', divisor: 'divisors' };
@@ -69,14 +52,7 @@ const pool = () => (sharedPool ??= new Pool('widget', 1));
 class AttnTrainCompare extends AttnElement {
   defaultIdPrefix = 'train';
 
-  static options = {
-    dk: { key: 'dk', spec: SPECS.dk },
-    divisors: { key: 'divisors', spec: SPECS.divisors },
-    steps: { key: 'steps', spec: SPECS.steps },
-    seed: { key: 'seed', spec: SPECS.seed },
-    optimizer: { key: 'optimizer', spec: SPECS.optimizer },
-    lr: { key: 'lr', spec: SPECS.lr },
-  };
+  static options = OPTIONS;
 
   static styles = styles;
   static extraAttributes = ['autostart'];

@@ -16,12 +16,12 @@ import { parseNumber } from '../base/parse.js';
 import { randomSeed, readState, writeState } from '../base/state.js';
 import { AttnElement, coreMessage, define, timed } from './element.js';
 import { createChart } from './chart.js';
+import { DK_LOG2_MAX, OPTIONS, SPECS } from './variance-options.js';
 import './variance-strings.js';
 
 // A legend's labels with their math (σ_q in the closed forms' keys); chart.js writes them as text.
 const mathLegend = (c) => c.el.querySelectorAll('.uchart-legend li').forEach((li) => li.lastChild.replaceWith(...mathNodes(li.lastChild.data)));
 
-const DK_LOG2_MAX = 12;
 const SWEEP_DKS = Array.from({ length: DK_LOG2_MAX + 1 }, (_, i) => 2 ** i);
 const BINS = 48;
 // Budgets in normal draws (2 per dimension per sample, about 20 ns each).
@@ -29,13 +29,6 @@ const BATCH = 2e6; // one histogram batch, ≲ 40 ms
 const HIST_TOTAL = 3e7; // the histogram's whole run
 const POINT = 4e6; // one d_k point of the variance sweep, ≲ 80 ms
 
-const SPECS = {
-  dk: { type: 'int', min: 1, max: 4096, def: 64 },
-  sq: { type: 'number', min: 0.1, max: 3, def: 1 },
-  sk: { type: 'number', min: 0.1, max: 3, def: 1 },
-  rho: { type: 'number', min: -1, max: 1, def: 0 },
-  seed: { type: 'int', min: 0, max: 2 ** 32 - 1, def: 1 },
-};
 const SLIDERS = [
   ['sq', 0.1, 3, 0.05],
   ['sk', 0.1, 3, 0.05],
@@ -50,13 +43,7 @@ const meanSquare = (mean, v, n) => v * (n - 1) / n + mean * mean;
 class AttnVariance extends AttnElement {
   defaultIdPrefix = 'var';
 
-  static options = {
-    dk: { key: 'dk', spec: SPECS.dk },
-    'sigma-q': { key: 'sq', spec: SPECS.sq },
-    'sigma-k': { key: 'sk', spec: SPECS.sk },
-    rho: { key: 'rho', spec: SPECS.rho },
-    seed: { key: 'seed', spec: SPECS.seed },
-  };
+  static options = OPTIONS;
 
   build() {
     const specs = Object.fromEntries(Object.entries(SPECS).map(([k, s]) => [k, { ...s, def: this.v[k] ?? s.def }]));
@@ -100,7 +87,7 @@ class AttnVariance extends AttnElement {
       series: [{ color: 'c-hist', kind: 'bars' }, { color: 'c-theory', width: 2.5 }, { color: 'c-seed', dash: [6, 4], width: 2 }],
     });
     this.histChart.el.id = I('hist-chart');
-    this.readout = h('p', { class: 'readout', id: I('readout'), 'aria-live': 'off' });
+    this.readout = h('p', { class: 'readout var-readout', id: I('readout'), 'aria-live': 'off' });
     this.histNote = h('p', { class: 'note', id: I('hist-note'), hidden: true });
     // What to look at in each figure, from the numbers it shows (renderHist, renderSweep).
     this.histLook = h('p', { class: 'note look', id: I('hist-look') });

@@ -11,13 +11,9 @@ import { h, setFieldError } from '../base/dom.js';
 import { parseNumber, parseScores } from '../base/parse.js';
 import { readerError } from '../bridge/errors.js';
 import { coreMessage } from './element.js';
+import { EXAMPLES } from './seed-options.js';
 import './seed-strings.js';
 
-// The initial inputs: the seed's example (d_k = 64) and a small one (d_k = 4).
-export const EXAMPLES = [
-  { scores: '14, 10, 12', dk: '64' },
-  { scores: '1, 0.5, 0.8', dk: '4' },
-];
 
 // Each example shows two rows: the divisor spec is resolved by the core.
 const ROWS = [

@@ -1,9 +1,11 @@
 // The embed docs page (embed.html): each widget live, in embed mode (shadow
 // roots, the footer's status line and the figures' menus (Embed…), change and attn-error
 // events), exactly as a host page gets it; its attributes as a table read
-// from the element class's `static options` once the element is defined (so
-// the table follows the code); and the snippets a host copies, written with
-// this page's real embed URL.
+// from the module each element's `static options` is (widgets/*-options.js,
+// no DOM code), so the table follows the code and is in place before the
+// element's code arrives (a table that came with it moved the page under a
+// reader scrolling on a loaded machine); and the snippets a host copies,
+// written with this page's real embed URL.
 //
 // The widgets come from the published embed, dist/embed/attnlab.js (the embed
 // build), loaded at run time, not bundled into this page: a host gets exactly
@@ -24,6 +26,12 @@ import * as langSwitch from '../../widgets/lang-switch.js';
 import '../../widgets/setup-strings.js';
 import '../../widgets/embed-panel-strings.js';
 import { FRAME_HEIGHTS, FRAME_WIDTHS, frameHeight, resizeListener } from '../../widgets/frame-heights.js';
+// Each element's options: data only, the same objects its class holds.
+import { OPTIONS as VARIANCE } from '../../widgets/variance-options.js';
+import { OPTIONS as PROOF } from '../../widgets/proof-options.js';
+import { OPTIONS as SOFTMAX } from '../../widgets/seed-options.js';
+import { OPTIONS as SATURATION } from '../../widgets/saturation-options.js';
+import { OPTIONS as TRAINING } from '../../widgets/compare-options.js';
 
 const byId = (id) => document.getElementById(id);
 
@@ -35,15 +43,16 @@ const EMBED_BASE = new URL('./', EMBED_URL).href;
 // The published embed's module (on the dev server, the same module from the sources).
 const embedModule = () => import(/* @vite-ignore */ import.meta.env.DEV ? '/src/embed/attnlab.js' : EMBED_URL);
 
-// Each element: the live example's attributes, and the id of its section
-// (attn-chain's links point at #variance, #proof, ... so they land here too).
+// Each element: the live example's attributes, the id of its section
+// (attn-chain's links point at #variance, #proof, ... so they land here too)
+// and its options (its class's `static options`; embed-docs.test compares them).
 const ELEMENTS = [
-  { tag: 'attn-chain', id: 'chain', attrs: {} },
-  { tag: 'attn-variance', id: 'variance', attrs: { dk: '256' } },
-  { tag: 'attn-proof', id: 'proof', attrs: { dk: '3', step: '4' } },
-  { tag: 'attn-softmax-table', id: 'softmax', attrs: {} },
-  { tag: 'attn-saturation', id: 'saturation', attrs: { dk: '256', divisor: '1' } },
-  { tag: 'attn-train-compare', id: 'training', attrs: { dk: '16', divisors: '1,sqrt' } },
+  { tag: 'attn-chain', id: 'chain', attrs: {}, options: {} },
+  { tag: 'attn-variance', id: 'variance', attrs: { dk: '256' }, options: VARIANCE },
+  { tag: 'attn-proof', id: 'proof', attrs: { dk: '3', step: '4' }, options: PROOF },
+  { tag: 'attn-softmax-table', id: 'softmax', attrs: {}, options: SOFTMAX },
+  { tag: 'attn-saturation', id: 'saturation', attrs: { dk: '256', divisor: '1' }, options: SATURATION },
+  { tag: 'attn-train-compare', id: 'training', attrs: { dk: '16', divisors: '1,sqrt' }, options: TRAINING },
 ];
 const COMMON = ['lang', 'theme', 'controls'];
 const CSS_PROPS = ['--attn-bg', '--attn-fg', '--attn-accent', '--attn-c-unscaled', '--attn-c-two', '--attn-c-sqrt',
@@ -95,7 +104,7 @@ const code = (x) => h('code', { text: x });
 
 // ---- the element sections ----
 const sections = ELEMENTS.map((item) => {
-  const { tag, id, attrs } = item;
+  const { tag, id, attrs, options } = item;
   const heading = h('h3', { id: `el-${tag}` }, code(`<${tag}>`));
   const about = h('p');
   const live = h(tag, attrs);
@@ -113,20 +122,13 @@ const sections = ELEMENTS.map((item) => {
   const section = h('section', { id, class: 'element', 'aria-labelledby': heading.id },
     heading, about, live, markupLabel, h('pre', { class: 'code' }, code(markup(item))), attrsBox, events,
     tag === 'attn-chain' ? null : lastBox);
-  let pending = false;
 
   function render() {
     rich(about, t(`docs.el.${tag}`));
     markupLabel.textContent = t('docs.markup');
     lastLabel.textContent = `${t('docs.lastEvent')}:`;
     last.textContent = lastDetail ? JSON.stringify(lastDetail) : t('docs.noEvent');
-    const cls = customElements.get(tag);
-    if (!cls) {
-      attrsBox.replaceChildren(pending ? h('p', { class: 'note', text: t('docs.el.pending') }) : '');
-      events.textContent = '';
-      return;
-    }
-    const opts = Object.entries(cls.options ?? {});
+    const opts = Object.entries(options);
     attrsBox.replaceChildren(opts.length
       ? table(t('docs.attrsCaption', { tag }),
         [t('docs.col.attr'), t('docs.col.property'), t('docs.col.type'), t('docs.col.default'), t('docs.col.range')],
@@ -137,18 +139,11 @@ const sections = ELEMENTS.map((item) => {
       : h('p', { text: t('docs.noAttrs') }));
     if (tag === 'attn-chain') events.textContent = t('docs.eventsNone');
     else {
-      const keys = live.state ? Object.keys(live.state()) : opts.map(([a]) => propName(a));
+      // The change event's detail: the options' property names (the widgets' state() keys, tested).
+      const keys = opts.map(([a]) => propName(a));
       events.textContent = t('docs.eventsLine', { events: 'change, attn-error', keys: `{${keys.join(', ')}}` });
     }
   }
-  customElements.whenDefined(tag).then(render);
-  // An element whose code never defines it (not in this build) says so, after a
-  // while: long enough that a slow machine's definition comes first (at 8 s, a
-  // loaded CI machine showed the note, then the table: a layout shift under the reader).
-  setTimeout(() => {
-    pending = true;
-    if (!customElements.get(tag)) render();
-  }, 30_000);
   return { section, render };
 });
 

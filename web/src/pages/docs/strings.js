@@ -41,8 +41,6 @@ defineStrings('docs', {
       'One sampled row of m scores through softmax, unscaled and with the chosen divisor, and the expected statistics over many rows for every divisor as dₖ goes from 1 to 4096.',
     'el.attn-train-compare':
       'Trains a small attention layer once per divisor on the core and plots the loss curves side by side. It starts when the reader presses start, or at once with autostart.',
-    'el.pending':
-      'This element’s code is not part of this build yet; its attributes will be listed here once it is.',
 
     markup: 'Markup of this example',
     'col.attr': 'Attribute',
@@ -202,7 +200,6 @@ defineStrings('docs', {
       '一行抽样得到的 m 个分数经过 softmax，分为不缩放和所选除数两种；以及 dₖ 从 1 到 4096 时，所有除数在大量抽样行上的统计量期望。',
     'el.attn-train-compare':
       '在计算核心上对每种除数各训练一次小型注意力层，并排画出损失曲线。读者按下开始后运行，设置 autostart 则立即运行。',
-    'el.pending': '此元素的代码尚未包含在本次构建中；包含后，它的属性会列在这里。',
 
     markup: '本示例的标记',
     'col.attr': '属性',

@@ -160,6 +160,8 @@ export class AttnElement extends HTMLElement {
 
   /** Every text of the widget again (language change, footer news). */
   refreshText() {
+    // Embedded: the shadow root's :lang() rules (the room Chinese text keeps) follow the language it speaks.
+    if (embedding.on) this.box.lang = this.widgetLang;
     this.relabel();
     this.footer?.render();
     this.renderNotices();

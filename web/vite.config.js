@@ -121,6 +121,17 @@ export default defineConfig({
         // The embed docs; its output dist/embed.html sits next to the embed build's dist/embed/.
         embed: fileURLToPath(new URL('./embed.html', import.meta.url)),
       },
+      // What every page loads first in one chunk: the base layer, the language
+      // switch, the build names, and the first widgets' options (which the embed
+      // docs page reads too). Left to itself the bundler splits them by importer
+      // into seven chunks, each a request and a gzip stream (0.8 kB more on the
+      // explainer's first load). The training widget's options stay with it
+      // (they import the training config, not a first-load module).
+      output: {
+        codeSplitting: {
+          groups: [{ name: 'base', test: /[\\/]src[\\/](base[\\/][\w-]+|widgets[\\/](lang-switch|(proof|variance|saturation|seed)-options)|bridge[\\/]build-names)\.js$/ }],
+        },
+      },
     },
   },
   preview: {

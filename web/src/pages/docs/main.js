@@ -162,6 +162,8 @@ function snippets() {
       "sat.dk = 1024;  // the same as sat.setAttribute('dk', '1024')",
     ].join('\n'),
     css: 'attn-saturation, attn-variance {\n  --attn-accent: #7c3aed;\n  --attn-c-sqrt: #2563eb;\n  --attn-font: Georgia, serif;\n  --attn-radius: 8px;\n}',
+    // The iframe table's height for an 800 px column: an upper bound on the widget's own.
+    room: `attn-saturation:not(:defined) {\n  display: block;\n  min-height: ${frameHeight('attn-saturation', 800)}px;  /* ${t('docs.room.comment')} */\n}`,
     // The height for a column of 800 px; the one line after it resizes where scripts run.
     frame: `<iframe id="attn-frame" src="${esc(frameSrc)}"\n        title="Softmax saturation" width="100%" height="${frameHeight('attn-saturation', 800)}" loading="lazy"></iframe>\n`
       + resizeListener(EMBED_ORIGIN),

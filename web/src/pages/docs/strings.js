@@ -96,6 +96,9 @@ defineStrings('docs', {
     'css.--attn-radius': 'corner radius',
     'theme.after':
       'Your page’s other CSS cannot reach inside: fonts and colours are set again at the widget’s edge, and a style-src CSP needs nothing added (the styles are constructable stylesheets, not <style> tags).',
+    'room.comment': 'an upper bound; better: its height on your page once drawn',
+    'theme.room':
+      'Until attnlab.js has loaded an element’s code, the element is empty and has no height; once defined, a widget keeps its height while its numbers arrive. So that nothing on your page moves when it appears, keep its room: the height it takes on your page once drawn (`getBoundingClientRect().height`; the iframe table below gives an upper bound by column width).',
 
     'iframe.intro':
       'Where raw HTML is stripped but an iframe is allowed, frame.html shows one widget alone. w names the widget (saturation, variance, proof, softmax-table, chain, train-compare, or the element’s name, attn-saturation); every other parameter is an attribute (div is short for divisor), plus lang, theme and controls. Its height attribute must fit the widget where no script can resize it; these are the heights each needs, by the width of the column (the snippet from a figure’s ⋯ menu, Embed…, writes the right one):',
@@ -253,6 +256,9 @@ defineStrings('docs', {
     'css.--attn-radius': '圆角半径',
     'theme.after':
       '页面的其他 CSS 无法影响组件内部：字体与颜色在组件边缘重新设置；style-src CSP 也无需添加任何来源（样式是可构造样式表，而非 <style> 标签）。',
+    'room.comment': '上限；更好的是它在你的页面上绘制完成后的高度',
+    'theme.room':
+      '在 attnlab.js 加载元素的代码之前，元素是空的，没有高度；定义之后，组件在数字到来时保持自身高度。为了让组件出现时页面不跳动，请为它预留空间：即它在你的页面上绘制完成后的高度（`getBoundingClientRect().height`；下方 iframe 表按栏宽给出上限）。',
 
     'iframe.intro':
       '在去除原始 HTML 但允许 iframe 的地方，frame.html 单独显示一个组件。w 指定组件（saturation、variance、proof、softmax-table、chain、train-compare，或元素名 attn-saturation）；其余参数都是属性（div 是 divisor 的简写），另有 lang、theme 与 controls。在没有脚本能调整高度的地方，height 属性必须容得下组件；下表按栏宽给出每个组件所需的高度（图表 ⋯ 菜单中“嵌入…”给出的代码会写上合适的值）：',

@@ -104,7 +104,7 @@ test('configure() reads the table\'s fields and refuses each integer range\'s en
   }
 });
 
-test('the JS that holds a default or a range has the core\'s', () => {
+test('the JS that holds a default or a range has the core\'s', async () => {
   const { FIXED, FORM_STATE, STAB_STATE, TASKS, OPTIMIZERS, INITS, PROBE, coreSpec } = config;
   for (const k of ['dModel', 'dv', 'batch', 'init']) assert.equal(FIXED[k], T[k].def, `FIXED.${k}`);
   assert.equal(FIXED.logEvery, 5, 'the lab\'s own: it logs twice as often as the core (config.js says why)');
@@ -124,10 +124,12 @@ test('the JS that holds a default or a range has the core\'s', () => {
   assert.deepEqual(coreSpec('seed'), { type: 'int', min: T.seed.lo, max: T.seed.hi, def: T.seed.def });
   assert.deepEqual(coreSpec('optimizer'), { type: 'enum', values: T.optimizer.choices, def: T.optimizer.def });
   assert.deepEqual(coreSpec('lr', { def: null }), { type: 'number', min: 0, minOpen: true, max: T.lr.hi, def: null });
-  // <attn-train-compare> (which needs a DOM to import) takes these four attributes' specs from coreSpec.
-  const widget = fs.readFileSync(path.join(WEB, 'src/widgets/attn-train-compare.js'), 'utf8');
-  for (const field of ['dk', 'seed', 'optimizer', 'lr'])
-    assert.match(widget, new RegExp(`^  ${field}: coreSpec\\('${field}'`, 'm'), `the widget's ${field} attribute`);
+  // <attn-train-compare>'s options (data only, compare-options.js): these four attributes' ranges are the core's.
+  const { OPTIONS } = await import(path.join(WEB, 'src/widgets/compare-options.js'));
+  assert.deepEqual(OPTIONS.dk.spec, { type: 'int', min: T.dk.lo, max: T.dk.hi, def: 64 }, 'the widget\'s dk attribute');
+  assert.deepEqual(OPTIONS.seed.spec, coreSpec('seed'), 'the widget\'s seed attribute');
+  assert.deepEqual(OPTIONS.optimizer.spec, coreSpec('optimizer'), 'the widget\'s optimizer attribute');
+  assert.deepEqual(OPTIONS.lr.spec, { type: 'number', min: 0, minOpen: true, max: T.lr.hi, def: null }, 'the widget\'s lr attribute');
 });
 
 test('the saturation widgets\' largest divisor is the core\'s', async () => {

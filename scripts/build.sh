@@ -40,8 +40,9 @@ for f in explain lab check bench presets; do
   cp "$BUILD_WASM_RELAXED/cpp/attnlab_${f}_relaxed.js" "$BUILD_WASM_RELAXED/cpp/attnlab_${f}_relaxed.wasm" "$WEB/src/wasm/"
 done
 # The core's facts the site reads before any module loads (its training
-# options' defaults and ranges, a divisor's range), from the lab's module:
-# web/src/wasm/core-facts.js and divisor-range.js (web/scripts/core-facts.mjs).
+# options' defaults and ranges, a divisor's range, the presets, the checker's
+# limits), from the lab's and the checker's modules: web/src/wasm/core-facts.js,
+# divisor-range.js, presets.js and check-limits.js (web/scripts/core-facts.mjs).
 (cd "$WEB" && node scripts/core-facts.mjs)
 
 log "site build (web/dist)"

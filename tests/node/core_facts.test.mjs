@@ -9,7 +9,9 @@
 // reads) and runs with them, configure() refuses each range's ends by the same
 // field names, and the JS that holds a default or a range (train/config.js:
 // FIXED, the lab's form, the widget's option specs; train-ops.js's field
-// checks) has the core's.
+// checks) has the core's; the presets and the checker's limits, which the
+// lab's and the checker's pages state before their workers answer, are the
+// modules' and the CLI's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -20,11 +22,12 @@ import { CLI, ROOT, loadWasm } from './paths.mjs';
 const WEB = path.join(ROOT, 'web');
 const { coreFacts, coreFactsModules } = await import(path.join(WEB, 'scripts/core-facts.mjs'));
 const M = await loadWasm('lab', 'scalar');
-const facts = coreFacts(M);
+const C = await loadWasm('check', 'scalar');
+const facts = coreFacts(M, C);
 const T = facts.trainOptions;
 const config = await import(path.join(WEB, 'src/train/config.js'));
 
-test('the site\'s core-facts.js and divisor-range.js are what the lab module says (rebuilt with it)', () => {
+test('the site\'s core-facts.js, divisor-range.js, presets.js and check-limits.js are what the modules say (rebuilt with them)', () => {
   for (const [file, text] of Object.entries(coreFactsModules(facts)))
     assert.equal(fs.readFileSync(path.join(WEB, 'src/wasm', file), 'utf8'), text, `web/src/wasm/${file}: run scripts/build.sh`);
   assert.deepEqual(config.CORE_OPTIONS, T);
@@ -136,4 +139,17 @@ test('the saturation widgets\' largest divisor is the core\'s', async () => {
   const sweep = await import(path.join(WEB, 'src/widgets/saturation-sweep.js'));
   assert.equal(sweep.MAX_DIVISOR, facts.divisorRange.hi);
   assert.equal(T.divisor.hi, facts.divisorRange.hi);
+});
+
+test('the presets and the checker\'s limits the pages state on their first frame are the core\'s', async () => {
+  const { MODEL_PRESETS } = await import(path.join(WEB, 'src/wasm/presets.js'));
+  const { CHECK_LIMITS } = await import(path.join(WEB, 'src/wasm/check-limits.js'));
+  const r = spawnSync(CLI, ['presets'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(MODEL_PRESETS, JSON.parse(r.stdout).presets, 'attnlab presets');
+  assert.deepEqual(MODEL_PRESETS, C.checkPresets().presets, 'the checker module\'s');
+  assert.deepEqual(CHECK_LIMITS, { ...C.checkLimits() });
+  // The lab's soft-cap and τ hints state the option table's ranges: the module's cap range.
+  const { lo, hi } = M.trainCapRange();
+  for (const o of [T.softcap, T.qkClip]) assert.deepEqual([o.lo, o.hi], [lo, hi], o.name);
 });

@@ -14,7 +14,6 @@
 //   validate([options]) -> [{error, argument, kind, params}]  the core's verdict on each options object
 //   referenceLr(opt, dk, dModel) -> {error, argument, kind, params, lr}
 //   limits() -> {maxDk, maxHeads, maxStepsPerCall, maxSeed, initBandLow, initBandHigh, minCap, maxCap}   the core's trainLimits()
-//   presets() -> [{name, label, dk, divisor, softcap, rule, init, source}]   the core's presets, as attnlab presets prints them
 //   qk(runId, samples) -> {step, samples, heads, seq, dk, q, k, logits}
 //   start({runId, options, steps, mapEvery, evalSamples, keep}), pause(runId), resume(runId), drop(runId)
 // Events, each with its runId:
@@ -273,11 +272,6 @@ export function createTrainOps(emit, options = {}) {
       const { maxDk, maxHeads, maxStepsPerCall, maxSeed, initBandLow, initBandHigh } = M.trainLimits();
       const { lo: minCap, hi: maxCap } = M.trainCapRange();  // the soft-cap's and τ's range
       return { maxDk, maxHeads, maxStepsPerCall, maxSeed, initBandLow, initBandHigh, minCap, maxCap };
-    },
-    // Real models' d_k, divisor, soft-cap and init (base/presets.h), for the form's Preset select.
-    async presets() {
-      await core();
-      return M.trainPresets();
     },
     // q and k of a fixed batch of the run, as it is now (before QK-LayerNorm), and its logits,
     // as the .npz the checker reads, written by the core (samples/sample_qk.h snapshot_npz).

@@ -17,6 +17,8 @@ import { decimals, int, significant } from '../../base/format.js';
 import { readState, writeState } from '../../base/state.js';
 import { wholeText } from '../../base/number-text.js';
 import * as langSwitch from '../../widgets/lang-switch.js';
+import { CHECK_LIMITS as limits } from '../../wasm/check-limits.js';
+import { MODEL_PRESETS as presets } from '../../wasm/presets.js';
 import { renderReport, reportCsv } from './report.js';
 import './strings.js';
 import snippet from './capture_qk.py?raw';
@@ -24,29 +26,15 @@ import snippet from './capture_qk.py?raw';
 // The checker's own core module (readers, report) is in a worker of its own
 // (bridge/check-client.js), with its own wrapper (attn-check.js).
 
-// The checker's limits, from the core (base/size_limits.h through the module's
-// checkLimits()), not copied here: the page states them, and checks a file's
-// size against them first so a huge file is never read. Until the core has
-// answered, the sentence that states them stays empty.
-let limits = null;
-const limitsReady = client.call('checkLimits').then((l) => {
-  limits = l;
-  relabel();
-  return l;
-});
-limitsReady.catch(() => {});  // a core that did not load is reported in the footer
-const limitParams = () => (limits ? {
+// The checker's limits (base/size_limits.h) and the presets (base/presets.h),
+// the core's, exported from its module at build time (web/scripts/core-facts.mjs),
+// not copied here: the page states the limits, and checks a file's size against
+// them first so a huge file is never read; the presets fill the select. Both are
+// there on the first frame, where a sentence filled in when the worker answered
+// grew under a reader who had scrolled on.
+const limitParams = () => ({
   mb: int(limits.maxFileBytes / 2 ** 20), values: int(limits.maxValues), n: int(limits.maxSeqLen), dk: int(limits.maxDk),
-} : null);
-// The presets (base/presets.h through checkPresets()): the select's options,
-// each one's numbers and source; the URL's ?preset= is read once they are here.
-let presets = [];
-const presetsReady = client.call('checkPresets').then((r) => {
-  presets = r.presets;
-  fillPresets();
-  return presets;
 });
-presetsReady.catch(() => {});
 const presetOf = (name) => presets.find((p) => p.name === name) ?? null;
 
 const SAMPLES = [
@@ -178,10 +166,7 @@ function relabel() {
   byId('check-title').textContent = t('check.title');
   byId('check-lede').textContent = t('check.lede');
   byId('check-privacy').textContent = t('check.privacy');
-  for (const [key, el] of Object.entries(texts)) {
-    const needsLimits = key === 'check.limits';
-    el.textContent = needsLimits && !limits ? '' : t(key, limitParams() ?? {});
-  }
+  for (const [key, el] of Object.entries(texts)) el.textContent = t(key, limitParams());
   dropText.textContent = t('check.drop');
   chooseLabel.textContent = t('check.choose');
   copyButton.textContent = t('check.copy');
@@ -363,11 +348,6 @@ async function checkFiles(list) {
   const files = Array.from(list);
   if (files.length < 1) return;
   if (files.length > 2) return fail(t('check.tooMany', { n: files.length }));
-  try {
-    await limitsReady;
-  } catch (e) {
-    return fail(t('check.failed', { message: e.message }));
-  }
   for (const f of files)
     if (f.size > limits.maxFileBytes)
       return fail(t('check.tooBig', { name: f.name, size: decimals(f.size / 2 ** 20, 1), ...limitParams() }));
@@ -421,8 +401,7 @@ scoresInput.addEventListener('change', async () => {
   scoresInput.value = '';
   if (!f) return;
   setFieldError(scoresInput, scoresMsg, '');
-  await limitsReady.catch(() => {});
-  if (limits && f.size > limits.maxFileBytes)
+  if (f.size > limits.maxFileBytes)
     return setFieldError(scoresInput, scoresMsg, t('check.tooBig', { name: f.name, size: decimals(f.size / 2 ** 20, 1), ...limitParams() }));
   try {
     scoresFile = { name: f.name, bytes: await f.arrayBuffer() };
@@ -441,13 +420,14 @@ scoresClear.addEventListener('click', () => {
   again();
 });
 scoresKinds.forEach((r) => r.addEventListener('change', () => scoresFile && again()));
-// ?preset=NAME, once the core's table is here (an unknown name: the link's notice next to the select).
-presetsReady.then(() => {
+// ?preset=NAME (an unknown name: the link's notice next to the select).
+{
   const { values, notices } = readState('', { preset: { type: 'enum', values: ['', ...presets.map((p) => p.name)], def: '' } });
+  fillPresets();
   presetSelect.value = values.preset;
   applyPreset();
   if (notices.length) presetMsg.textContent = t(notices[0].key, notices[0].params);
-}, () => {});
+}
 fromRadios.forEach((r) => r.addEventListener('change', () => lastReport && show(lastReport.report, lastReport.label)));
 
 copyButton.addEventListener('click', async () => {

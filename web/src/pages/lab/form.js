@@ -16,6 +16,7 @@ import {
   CORE_OPTIONS, FIXED, MAX_CUSTOM, MAX_STEPS, TASKS, OPTIMIZERS, INITS, PRESETS, FORM_PREFIX, PROBE,
   divisorOptions, splitDivisors, number, trainOptions, parseSteps, capNumber, formUrlValues, fieldOfArgument as controlOf,
 } from '../../train/config.js';
+import { MODEL_PRESETS } from '../../wasm/presets.js';
 import { swatch } from './swatch.js';
 
 export { PROBE };
@@ -209,9 +210,18 @@ export function createForm({ pool, extras = [] }) {
     clip: textField('clip', { hint: true }),
     init: selectField('init', INITS),
   };
-  // Real models' settings (the core's presets, which arrive with the worker): a
-  // select that fills the fields, not a value of its own (not in the address).
+  // The rate "auto" stands for is the core's answer (validate()), which comes
+  // after the first frame: the hint keeps the room of its every form from the
+  // start (lab.css .hint-room), so the form does not change height under a
+  // reader who has scrolled on (it did, by a line at 768 px in English).
+  const lrText = h('span');
+  const lrRooms = [null, ...OPTIMIZERS].map(() => h('span', { 'aria-hidden': 'true' }));
+  F.lr.hint.classList.add('hint-room');
+  F.lr.hint.append(lrText, ...lrRooms);
+  // Real models' settings (the core's presets, base/presets.h, exported at build
+  // time): a select that fills the fields, not a value of its own (not in the address).
   const preset = selectField('preset', ['']);
+  preset.input.append(...MODEL_PRESETS.map((p) => h('option', { value: p.name, text: p.label })));
   // d_k's suggestions: powers of two from 16 to the core's largest.
   const dks = [];
   for (let v = 16; v <= CORE_OPTIONS.dk.hi; v *= 2) dks.push(v);
@@ -280,37 +290,23 @@ export function createForm({ pool, extras = [] }) {
   const writeUrl = () => writeState(FORM_PREFIX, formUrlValues(values()));
 
   // ---- the Preset select ----
-  let presetList = [];  // the core's presets, once a worker has them
-  let capRange = null;  // [lo, hi] of the soft-cap and τ, the core's
   function showPreset() {
-    preset.input.value = shownPreset(presetList, values(), preset.input.value);
+    preset.input.value = shownPreset(MODEL_PRESETS, values(), preset.input.value);
     renderPresetHint();
   }
   function renderPresetHint() {
-    const p = presetList.find((x) => x.name === preset.input.value);
+    const p = MODEL_PRESETS.find((x) => x.name === preset.input.value);
     preset.hint.textContent = p ? t('lab.f.presetSource', {
       label: p.label, dk: int(p.dk), rule: p.rule, divisor: num(p.divisor, 6),
       cap: p.softcap > 0 ? t('lab.f.presetCap', { cap: num(p.softcap, 6) }) : '',
       init: p.init === 't5' ? t('lab.f.presetT5') : '', source: p.source,
     }) : t('lab.f.presetHint');
   }
-  /** The core's presets (the worker's 'presets' op): fills the select. */
-  function setPresets(list) {
-    presetList = list;
-    preset.input.replaceChildren(h('option', { value: '' }), ...list.map((p) => h('option', { value: p.name, text: p.label })));
-    relabelPresetNone();
-    showPreset();
-  }
   function relabelPresetNone() {
     preset.input.querySelector('option[value=""]').textContent = t('lab.f.presetNone');
   }
-  /** The core's limits (the worker's 'limits' op): the soft-cap's and τ's range in their hints. */
-  function setLimits(L) {
-    capRange = [L.minCap, L.maxCap];
-    renderHints();
-  }
   preset.input.addEventListener('change', () => {
-    const p = presetList.find((x) => x.name === preset.input.value);
+    const p = MODEL_PRESETS.find((x) => x.name === preset.input.value);
     if (p) set(presetValues(p, values()));
     preset.input.value = p ? p.name : '';
     renderPresetHint();
@@ -326,13 +322,17 @@ export function createForm({ pool, extras = [] }) {
 
   let lrHint = { key: 'lab.f.lrHint' };
   function renderHints() {
-    F.lr.hint.textContent = t(lrHint.key, lrHint.params);
+    lrText.textContent = t(lrHint.key, lrHint.params);
+    // As wide as any rate num(…, 3) writes (1.23 × 10⁻⁴), with the widest d_k.
+    lrRooms.forEach((el, i) => (el.textContent = i === 0 ? t('lab.f.lrHint')
+      : t('lab.f.lrHintAuto', { lr: num(1.23e-4, 3), opt: t(`lab.opt.${OPTIMIZERS[i - 1]}`), dk: CORE_OPTIONS.dk.hi })));
     F.dk.hint.textContent = t('lab.f.dkHint', { max: int(CORE_OPTIONS.dk.hi) });
     F.task.hint.textContent = TASKS.includes(F.task.input.value) ? t(`lab.task.${F.task.input.value}`) : '';
     F.opt.hint.textContent = t('lab.f.optHint');
-    const range = capRange ? t('lab.f.capRange', { lo: num(capRange[0], 3), hi: num(capRange[1], 6) }) : '';
-    F.cap.hint.textContent = t('lab.f.capHint', { range });
-    F.clip.hint.textContent = t('lab.f.clipHint', { range });
+    // Each range is the core's option table's (the parser's), as the CLI's help states it.
+    const range = ({ lo, hi }) => t('lab.f.capRange', { lo: num(lo, 3), hi: num(hi, 6) });
+    F.cap.hint.textContent = t('lab.f.capHint', { range: range(CORE_OPTIONS.softcap) });
+    F.clip.hint.textContent = t('lab.f.clipHint', { range: range(CORE_OPTIONS.qkClip) });
     F.init.hint.textContent = INITS.includes(F.init.input.value) ? t(`lab.initKind.hint.${F.init.input.value}`) : '';
     customDiv.hint.textContent = t('lab.f.divHint', { max: MAX_CUSTOM });
   }
@@ -395,5 +395,5 @@ export function createForm({ pool, extras = [] }) {
     showMessages();
   }
 
-  return { el, values, set, writeUrl, validate, plan, relabel, setPresets, setLimits };
+  return { el, values, set, writeUrl, validate, plan, relabel };
 }

@@ -502,10 +502,7 @@ pool.ensure(Math.min(COMPARE_WORKERS, Math.max(1, divisorOptions(...Object.value
     buildInfo = info;
     footer();
     form.validate();
-    // The Preset select's table is the core's (base/presets.h), as `attnlab presets` prints it.
-    pool.call('presets').then(form.setPresets, () => {});  // without it the select offers none
     pool.call('limits').then((L) => {
-      form.setLimits(L);
       page.band = [L.initBandLow, L.initBandHigh];
       if (page.cmp) renderInit(initTable, page.cmp, page.band);
     }, () => {});  // without the band the checkpoint shows its numbers unmarked

@@ -12,6 +12,15 @@
 //     (docs.css): with the embed blocked, every element section is as tall
 //     as with the widgets drawn, within 4 px, at 1280, 768 and 375 px, in
 //     both languages.
+// (3) A page keeps its layout while its core loads: with the wasm held back,
+//     every element of the explainer, the lab and the checker above its
+//     footer is where it is once the core has answered, within 2 px, at 1280,
+//     768 and 375 px, in both languages (and the lab with SGD at d_k 64, the
+//     checker with a preset in the address). The lab's soft-cap and τ hints
+//     grew by a line when its worker sent their range, and the checker's limits
+//     appeared, 21-100 px, under a reader who had scrolled on (scroll-shift
+//     failed on the lab at 375 px in Chinese, on a loaded machine); the core's
+//     facts they state are now there on the first frame (web/scripts/core-facts.mjs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, startPreview } from './harness.mjs';
@@ -115,6 +124,78 @@ describe('the docs page keeps each example\'s room before its code arrives', { t
           .map((t) => `${t}: ${kept[t].section.toFixed(0)} px kept, ${done[t].section.toFixed(0)} px drawn (the widget ${done[t].widget.toFixed(0)} px)`);
         assert.deepEqual(off, []);
       });
+
+  test('no page error, no request to another origin', () => {
+    assert.deepEqual(browser.problems, []);
+  });
+});
+
+// Every element with an id: its top and height (px, the document's), and the footer's text.
+const layout = (page, footer) => page.evaluate((footer) => {
+  const boxes = {};
+  for (const el of document.querySelectorAll('[id]')) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) boxes[el.id] = { top: Math.round(r.top + scrollY), height: Math.round(r.height) };
+  }
+  return { boxes, footer: document.getElementById(footer).textContent };
+}, footer);
+
+const PAGES = [
+  { path: '/', footer: 'build-info', widths: [1280, 768, 375] },
+  { path: '/lab.html', footer: 'lab-footer', widths: [1280, 768, 375] },
+  { path: '/lab.html?opt=sgd&dk=64', footer: 'lab-footer', widths: [768] },
+  { path: '/check.html', footer: 'check-footer', widths: [1280, 768, 375] },
+  { path: '/check.html?preset=gemma2-27b', footer: 'check-footer', widths: [375] },
+];
+// What is held back until the first measure: 'later', the code the page's HTML
+// does not name (its figures, loaded in turn; its workers) and every wasm
+// module, so the page is as a reader on a slow machine first sees it;
+// 'wasm', the modules alone, measured once every element is defined.
+const HOLDS = { later: (path) => true, wasm: (path) => path === '/' };
+
+describe('a page keeps its layout while its code and its core load', { timeout: 600_000 }, () => {
+  for (const { path, footer, widths } of PAGES)
+    for (const [hold, applies] of Object.entries(HOLDS))
+      for (const width of applies(path) ? widths : [])
+        for (const lang of LANGS)
+          test(`${path}, ${width} px, ${lang}, ${hold === 'later' ? 'its later code' : 'the core'} held back: every element above the footer where it is once drawn (±2 px)`, { timeout: 90_000 }, async () => {
+            const url = `${server.origin}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`;
+            const named = new Set([...(await (await fetch(url)).text()).matchAll(/(?:src|href)="\.\/(assets\/[^"]+\.js)"/g)].map((m) => `${server.origin}/${m[1]}`));
+            const page = await browser.context.newPage();
+            try {
+              await page.setViewportSize({ width, height: 900 });
+              let release;
+              const held = new Promise((r) => { release = r; });
+              await page.route('**/assets/**', async (route) => {
+                const u = route.request().url().split('?')[0];
+                if (u.endsWith('.wasm') || (hold === 'later' && u.endsWith('.js') && !named.has(u))) await held;
+                await route.continue();
+              });
+              await page.goto(url, { waitUntil: 'load' });
+              if (hold === 'wasm') await page.waitForFunction((tags) => tags.every((t) => customElements.get(t)), TAGS.filter((t) => t !== 'attn-train-compare'), { timeout: 60_000 });
+              await page.waitForTimeout(300);
+              const before = await layout(page, footer);
+              release();
+              // The footer names the build that ran once the core has loaded; then what
+              // follows it (the lab's first check of its form, the figures' first numbers), until still for 600 ms.
+              await page.waitForFunction(([id, text]) => document.getElementById(id).textContent !== text, [footer, before.footer], { timeout: 60_000 });
+              let after = await layout(page, footer);
+              for (let still = 0, t0 = Date.now(); still < 600 && Date.now() - t0 < 20_000; ) {
+                await page.waitForTimeout(200);
+                const now = await layout(page, footer);
+                still = JSON.stringify(now) === JSON.stringify(after) ? still + 200 : 0;
+                after = now;
+              }
+              const end = before.boxes[footer].top;
+              const moved = Object.entries(before.boxes)
+                .filter(([id, b]) => id !== footer && b.top < end && after.boxes[id])
+                .filter(([id, b]) => Math.abs(after.boxes[id].top - b.top) > 2 || Math.abs(after.boxes[id].height - b.height) > 2)
+                .map(([id, b]) => `#${id}: top ${b.top} → ${after.boxes[id].top}, height ${b.height} → ${after.boxes[id].height}`);
+              assert.deepEqual(moved.slice(0, 8), [], `${moved.length} elements moved or changed height`);
+            } finally {
+              await page.close();
+            }
+          });
 
   test('no page error, no request to another origin', () => {
     assert.deepEqual(browser.problems, []);

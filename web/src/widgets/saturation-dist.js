@@ -104,14 +104,14 @@ export class SaturationDist {
     this.note = h('p', { class: 'note grad-note', id: I('grad-note'), 'aria-live': 'polite' });
     // The sentence's room from the start: an unseen copy of its longest form
     // under it, so it does not grow by eight lines when its numbers arrive.
-    this.noteGhost = h('p', { class: 'note grad-ghost', 'aria-hidden': 'true' });
+    this.noteGhost = h('p', { class: 'note', 'aria-hidden': 'true' });
     this.table = dataTable(I('dist-table'));
     this.table.details.addEventListener('toggle', () => this.renderTable());
     this.el = h('div', { class: 'sat-dist' },
       this.heading,
       h('div', { class: 'controls' }, h('div', { class: 'field' }, this.thrLabel, this.thrSelect)),
       h('div', { class: 'curve-charts' }, this.charts.map((x) => x.c.el), this.scaleChart.el),
-      h('div', { class: 'grad-box' }, this.note, this.noteGhost),
+      h('div', { class: 'room-stack' }, this.note, this.noteGhost),
       this.table.details);
     this.thrSelect.addEventListener('change', () => w.distThreshold(Number(this.thrSelect.value)));
     this.restart();

@@ -212,11 +212,11 @@ export function createForm({ pool, extras = [] }) {
   };
   // The rate "auto" stands for is the core's answer (validate()), which comes
   // after the first frame: the hint keeps the room of its every form from the
-  // start (lab.css .hint-room), so the form does not change height under a
+  // start (base/style.css .room-stack), so the form does not change height under a
   // reader who has scrolled on (it did, by a line at 768 px in English).
   const lrText = h('span');
   const lrRooms = [null, ...OPTIMIZERS].map(() => h('span', { 'aria-hidden': 'true' }));
-  F.lr.hint.classList.add('hint-room');
+  F.lr.hint.classList.add('room-stack');
   F.lr.hint.append(lrText, ...lrRooms);
   // Real models' settings (the core's presets, base/presets.h, exported at build
   // time): a select that fills the fields, not a value of its own (not in the address).

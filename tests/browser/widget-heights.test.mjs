@@ -63,6 +63,17 @@ async function settled(page, { quiet = 1500, limit = 30_000 } = {}) {
   return last;
 }
 
+/** Holds back the page's requests to `glob` whose URL `pick` chooses; resolves to release(), which lets them go. */
+async function holdBack(page, glob, pick = () => true) {
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  await page.route(glob, async (route) => {
+    if (pick(route.request().url().split('?')[0])) await gate;
+    await route.continue();
+  });
+  return release;
+}
+
 const drawn = new Map(); // `${width} ${lang}` -> heights once drawn
 
 describe('a widget keeps its height while it loads', { timeout: 300_000 }, () => {
@@ -72,12 +83,7 @@ describe('a widget keeps its height while it loads', { timeout: 300_000 }, () =>
         const page = await browser.context.newPage();
         try {
           await page.setViewportSize({ width, height: 900 });
-          let release;
-          const held = new Promise((r) => { release = r; });
-          await page.route('**/*.wasm', async (route) => {
-            await held;
-            await route.continue();
-          });
+          const release = await holdBack(page, '**/*.wasm');
           await page.goto(`${server.origin}/embed.html?lang=${lang}`, { waitUntil: 'load' });
           await page.waitForFunction((tags) => tags.every((t) => customElements.get(t)), TAGS, { timeout: 60_000 });
           const built = await settled(page, { quiet: 800 });
@@ -164,13 +170,7 @@ describe('a page keeps its layout while its code and its core load', { timeout: 
             const page = await browser.context.newPage();
             try {
               await page.setViewportSize({ width, height: 900 });
-              let release;
-              const held = new Promise((r) => { release = r; });
-              await page.route('**/assets/**', async (route) => {
-                const u = route.request().url().split('?')[0];
-                if (u.endsWith('.wasm') || (hold === 'later' && u.endsWith('.js') && !named.has(u))) await held;
-                await route.continue();
-              });
+              const release = await holdBack(page, '**/assets/**', (u) => u.endsWith('.wasm') || (hold === 'later' && u.endsWith('.js') && !named.has(u)));
               await page.goto(url, { waitUntil: 'load' });
               if (hold === 'wasm') await page.waitForFunction((tags) => tags.every((t) => customElements.get(t)), TAGS.filter((t) => t !== 'attn-train-compare'), { timeout: 60_000 });
               await page.waitForTimeout(300);

@@ -67,3 +67,16 @@ test('widgets: checked and clamped under a prefix, with notices; no prefix, no U
     [['url.clamped', 'sat.dk', '4096'], ['url.invalid', 'sat.div', 'sqrt']]);
   assert.deepEqual(readState(null, specs), { values: { dk: 64, div: 'sqrt', c: 4 }, notices: [] });
 });
+
+test('a value with nothing to fall back to (an empty default, a list left empty) is said to be ignored, in both languages', async () => {
+  const { t, inLang } = await import(path.join(ROOT, 'web/src/base/i18n.js'));
+  open('preset=bogus&sw.dk=7,9');
+  const preset = readState('', { preset: { type: 'enum', values: ['', 'gpt2'], def: '' } }).notices;
+  const list = readState(SWEEP_PREFIX, SWEEP_STATE).notices;
+  assert.deepEqual([...preset, ...list].map((n) => [n.key, n.params.param, n.params.used]),
+    [['url.ignored', 'preset', ''], ['url.ignored', 'sw.dk', '']]);
+  assert.equal(t(preset[0].key, preset[0].params), 'The link’s value preset=bogus could not be read, so it is ignored.');
+  const zh = inLang('zh', () => t(list[0].key, list[0].params));
+  assert.doesNotMatch(zh, /改用|using/);
+  assert.match(zh, /sw\.dk=7,9.*已忽略/);
+});

@@ -15,10 +15,12 @@ defineStrings('url', {
   en: {
     invalid: 'The link’s value {param}={given} could not be read; using {used}.',
     clamped: 'The link’s value {param}={given} is out of range; using {used}.',
+    ignored: 'The link’s value {param}={given} could not be read, so it is ignored.',
   },
   zh: {
     invalid: '链接中的 {param}={given} 无法读取，改用 {used}。',
     clamped: '链接中的 {param}={given} 超出范围，改用 {used}。',
+    ignored: '链接中的 {param}={given} 无法读取，已忽略。',
   },
 });
 
@@ -53,7 +55,11 @@ export function readState(prefix, specs) {
     }
     const r = parseOne(text, spec);
     values[key] = r.value;
-    if (r.notice) notices.push({ key: r.notice, params: { param: name, given: text.slice(0, 40), used: String(r.value) } });
+    if (!r.notice) continue;
+    // Nothing to fall back to (an empty default, a list left with no item): the value is ignored,
+    // where "using ." told the reader nothing (the checker's ?preset=bogus).
+    const used = String(r.value);
+    notices.push({ key: used === '' ? 'url.ignored' : r.notice, params: { param: name, given: text.slice(0, 40), used } });
   }
   return { values, notices };
 }
